@@ -1,0 +1,17 @@
+import { type Migration, Migrator } from 'kysely';
+import type { Db } from './database.ts';
+import * as accounts from './migrations/0001-accounts.ts';
+
+// Migrations are listed here, in order, rather than read from disk, so they run the same from any working directory.
+const migrations: Record<string, Migration> = {
+  '0001-accounts': accounts,
+};
+
+export async function migrateToLatest(db: Db): Promise<void> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`, { cause: error });
+  }
+}

@@ -1,0 +1,64 @@
+// Table types. Times are ISO 8601 UTC strings in both dialects, so the same code path compares them;
+// amounts are integer cents; flags that SQLite lacks are 0/1 integers.
+
+export type UserTable = {
+  id: string;
+  username: string;
+  email: string;
+  password_hash: string;
+  role: 'user' | 'admin';
+  status: 'unblock' | 'block';
+  is_active: 'active' | 'inactive';
+  roi_status: 'open' | 'close';
+  level_status: 'open' | 'close';
+  address: string | null;
+  business_cents: number;
+  business_balance_cents: number;
+  fullname: string;
+  phone: string;
+  /** The sponsor's referral code, as the member typed it (spec: reffer_by). */
+  reffer_by: string | null;
+  sponsor_id: string | null;
+  refferal_code: string;
+  last_login: string | null;
+  created_at: string;
+  verify_at: string | null;
+  updated_at: string;
+  activation_date: string | null;
+  paid_member: number;
+  level_month: number;
+  roi_day: number;
+  total_team: number;
+  bep20: string | null;
+  trc20: string | null;
+};
+
+export type SessionTable = {
+  /** sha256 of the cookie's token: a stolen database does not yield live cookies. */
+  id: string;
+  user_id: string;
+  role: 'user' | 'admin';
+  created_at: string;
+  expires_at: string;
+  ip: string | null;
+  user_agent: string | null;
+};
+
+export type RateLimitTable = {
+  key: string;
+  hits: number;
+  reset_at_ms: number;
+};
+
+export type AppSecretTable = {
+  name: string;
+  value: string;
+  created_at: string;
+};
+
+export type Database = {
+  users: UserTable;
+  sessions: SessionTable;
+  rate_limits: RateLimitTable;
+  app_secrets: AppSecretTable;
+};

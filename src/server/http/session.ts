@@ -1,0 +1,66 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { SESSION_COOKIE } from '../../shared/constants.ts';
+import type { Db } from '../db/database.ts';
+import type { UserTable } from '../db/schema.ts';
+import { findLiveSession } from '../modules/auth/sessions.repository.ts';
+import { forbidden, unauthorized } from './errors.ts';
+import type { Access } from './route.ts';
+
+export type SessionUser = {
+  sessionId: string;
+  expiresAt: string;
+  user: UserTable;
+};
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    sessionUser: SessionUser | undefined;
+  }
+}
+
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+export const newToken = () => randomBytes(32).toString('base64url');
+
+/** Attaches the signed-in person to every API request; an expired session or a blocked member has none. */
+export function registerSessionLoader(app: FastifyInstance, db: Db): void {
+  app.decorateRequest('sessionUser', undefined);
+  app.addHook('onRequest', async (request) => {
+    if (!request.url.startsWith('/api/')) return;
+    const token = request.cookies[SESSION_COOKIE];
+    if (!token) return;
+    const found = await findLiveSession(db, hashToken(token), new Date().toISOString());
+    if (found) request.sessionUser = found;
+  });
+}
+
+export function requireRole(request: FastifyRequest, access: Exclude<Access, 'public'>): SessionUser {
+  const current = request.sessionUser;
+  if (!current) throw unauthorized();
+  if (access === 'member' && current.user.role !== 'user') throw forbidden();
+  if (access === 'admin' && current.user.role !== 'admin') throw forbidden();
+  return current;
+}
+
+export type CookieSettings = { secure: boolean };
+
+export function setSessionCookie(
+  reply: FastifyReply,
+  token: string,
+  expiresAt: Date,
+  cookies: CookieSettings,
+): void {
+  reply.setCookie(SESSION_COOKIE, token, {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: cookies.secure,
+    path: '/',
+    expires: expiresAt,
+  });
+}
+
+export function clearSessionCookie(reply: FastifyReply, cookies: CookieSettings): void {
+  reply.clearCookie(SESSION_COOKIE, { httpOnly: true, sameSite: 'lax', secure: cookies.secure, path: '/' });
+}
+
+export const clientIp = (request: FastifyRequest) => request.ip;

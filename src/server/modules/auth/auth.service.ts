@@ -1,0 +1,122 @@
+import type { RegisterInput, SignInInput } from '../../../shared/auth.ts';
+import { ADMIN_SESSION_TTL_MS, MEMBER_SESSION_TTL_MS } from '../../../shared/constants.ts';
+import { AUTH } from '../../../shared/messages.ts';
+import type { Db } from '../../db/database.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import type { UserTable } from '../../db/schema.ts';
+import { badRequest, conflict, forbidden, unauthorized } from '../../http/errors.ts';
+import { assertUnder, consume, type Limit, recordHit, reset } from '../../http/rate-limit.ts';
+import { hashToken, newToken } from '../../http/session.ts';
+import {
+  findRootAdmin,
+  findUserByEmail,
+  findUserByReferralCode,
+  isUsernameTaken,
+  setLastLogin,
+} from '../users/users.repository.ts';
+import { createUser } from '../users/users.service.ts';
+import { hashPassword, isCommonPassword, verifyAgainstDummy, verifyPassword } from './passwords.ts';
+import { deleteExpiredSessions, deleteSession, insertSession } from './sessions.repository.ts';
+
+const MINUTE = 60_000;
+
+// Failures are counted per (address, e-mail): an attacker elsewhere cannot lock the real member out,
+// and a guesser at one address gets 5 tries per quarter hour. Every attempt also counts per address.
+export const LIMITS = {
+  signInPerIp: { max: 100, windowMs: 15 * MINUTE },
+  signInFailuresPerIpAndEmail: { max: 5, windowMs: 15 * MINUTE },
+  registerPerIp: { max: 20, windowMs: 10 * MINUTE },
+} satisfies Record<string, Limit>;
+
+export type RequestContext = { ip: string; userAgent: string | undefined };
+export type NewSession = { user: UserTable; token: string; sessionId: string; expiresAt: string };
+
+export async function signIn(
+  db: Db,
+  input: SignInInput,
+  role: UserTable['role'],
+  ctx: RequestContext,
+  previousSessionId?: string,
+): Promise<NewSession> {
+  await consume(db, `signin:ip:${ctx.ip}`, LIMITS.signInPerIp);
+  const failureKey = `signin:fail:${role}:${ctx.ip}:${input.email}`;
+  await assertUnder(db, failureKey, LIMITS.signInFailuresPerIpAndEmail);
+
+  const user = await findUserByEmail(db, input.email);
+  // The same answer, after the same work, for an unknown e-mail, the wrong role and a wrong password.
+  const passwordOk =
+    user && user.role === role
+      ? await verifyPassword(user.password_hash, input.password)
+      : await verifyAgainstDummy(input.password).then(() => false);
+  if (!user || !passwordOk) {
+    await recordHit(db, failureKey, LIMITS.signInFailuresPerIpAndEmail);
+    throw unauthorized(AUTH.invalidCredentials);
+  }
+  if (user.status === 'block') throw forbidden(AUTH.blocked);
+  await reset(db, failureKey);
+
+  // A new session id on every sign-in: a session fixed before sign-in is never promoted.
+  if (previousSessionId) await deleteSession(db, previousSessionId);
+  const now = new Date();
+  await deleteExpiredSessions(db, now.toISOString());
+  const token = newToken();
+  const sessionId = hashToken(token);
+  const expiresAt = new Date(
+    now.getTime() + (role === 'admin' ? ADMIN_SESSION_TTL_MS : MEMBER_SESSION_TTL_MS),
+  ).toISOString();
+  await insertSession(db, {
+    id: sessionId,
+    user_id: user.id,
+    role,
+    created_at: now.toISOString(),
+    expires_at: expiresAt,
+    ip: ctx.ip,
+    user_agent: ctx.userAgent?.slice(0, 300) ?? null,
+  });
+  await setLastLogin(db, user.id, now.toISOString());
+  return { user: { ...user, last_login: now.toISOString() }, token, sessionId, expiresAt };
+}
+
+export const signOut = (db: Db, sessionId: string) => deleteSession(db, sessionId);
+
+export async function register(db: Db, input: RegisterInput, ctx: RequestContext): Promise<UserTable> {
+  await consume(db, `register:ip:${ctx.ip}`, LIMITS.registerPerIp);
+  if (isCommonPassword(input.password))
+    throw badRequest([{ field: 'password', message: AUTH.passwordCommon }]);
+
+  const [usernameTaken, emailOwner] = await Promise.all([
+    isUsernameTaken(db, input.username),
+    findUserByEmail(db, input.email),
+  ]);
+  const clashes = [
+    ...(usernameTaken ? [{ field: 'username', message: AUTH.usernameTaken }] : []),
+    ...(emailOwner ? [{ field: 'email', message: AUTH.emailTaken }] : []),
+  ];
+  if (clashes[0]) throw conflict(clashes[0].message, clashes);
+
+  const sponsor = input.reffer_by
+    ? await findUserByReferralCode(db, input.reffer_by)
+    : await findRootAdmin(db);
+  if (input.reffer_by && !sponsor) throw badRequest([{ field: 'reffer_by', message: AUTH.referralUnknown }]);
+
+  try {
+    return await createUser(db, {
+      username: input.username,
+      email: input.email,
+      password_hash: await hashPassword(input.password),
+      role: 'user',
+      fullname: input.fullname,
+      phone: input.phone,
+      reffer_by: sponsor?.refferal_code ?? null,
+      sponsor_id: sponsor?.id ?? null,
+    });
+  } catch (error) {
+    // Two sign-ups racing for one name: the database's unique index decides, the loser gets a 409.
+    if (isUniqueViolation(error)) {
+      const field = String(error).includes('email') ? 'email' : 'username';
+      const message = field === 'email' ? AUTH.emailTaken : AUTH.usernameTaken;
+      throw conflict(message, [{ field, message }]);
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,101 @@
+import { randomInt, randomUUID } from 'node:crypto';
+import { formatCents } from '../../../shared/money.ts';
+import type { MemberCounts, PublicUser } from '../../../shared/users.ts';
+import type { Db } from '../../db/database.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import type { UserTable } from '../../db/schema.ts';
+import { forbidden } from '../../http/errors.ts';
+import type { SessionUser } from '../../http/session.ts';
+import { countMembers, insertUser } from './users.repository.ts';
+
+/** The API's view of a user: every spec field but the password (API.md "Accounts"). */
+export function toPublicUser(row: UserTable): PublicUser {
+  return {
+    id: row.id,
+    username: row.username,
+    email: row.email,
+    role: row.role,
+    status: row.status,
+    is_active: row.is_active,
+    roi_status: row.roi_status,
+    level_status: row.level_status,
+    address: row.address,
+    business: formatCents(Number(row.business_cents)),
+    business_balance: formatCents(Number(row.business_balance_cents)),
+    fullname: row.fullname,
+    phone: row.phone,
+    reffer_by: row.reffer_by,
+    refferal_code: row.refferal_code,
+    last_login: row.last_login,
+    created_at: row.created_at,
+    verify_at: row.verify_at,
+    updated_at: row.updated_at,
+    activation_date: row.activation_date,
+    paid_member: Boolean(row.paid_member),
+    level_month: Number(row.level_month),
+    roi_day: Number(row.roi_day),
+    total_team: Number(row.total_team),
+    bep20: row.bep20,
+    trc20: row.trc20,
+  };
+}
+
+// No 0/O or 1/I: codes are read aloud and typed from screenshots.
+const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+export const newReferralCode = () =>
+  Array.from({ length: 8 }, () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]).join('');
+
+type NewUser = Pick<UserTable, 'username' | 'email' | 'password_hash' | 'role' | 'fullname' | 'phone'> &
+  Partial<Pick<UserTable, 'reffer_by' | 'sponsor_id'>>;
+
+/** Inserts a user with a fresh id and referral code, retrying on the (rare) code collision. */
+export async function createUser(db: Db, input: NewUser): Promise<UserTable> {
+  const now = new Date().toISOString();
+  for (let attempt = 0; ; attempt++) {
+    const row: UserTable = {
+      id: randomUUID(),
+      username: input.username,
+      email: input.email.toLowerCase(),
+      password_hash: input.password_hash,
+      role: input.role,
+      status: 'unblock',
+      is_active: 'inactive',
+      roi_status: 'open',
+      level_status: 'open',
+      address: null,
+      business_cents: 0,
+      business_balance_cents: 0,
+      fullname: input.fullname,
+      phone: input.phone,
+      reffer_by: input.reffer_by ?? null,
+      sponsor_id: input.sponsor_id ?? null,
+      refferal_code: newReferralCode(),
+      last_login: null,
+      created_at: now,
+      verify_at: null,
+      updated_at: now,
+      activation_date: null,
+      paid_member: 0,
+      level_month: 0,
+      roi_day: 0,
+      total_team: 0,
+      bep20: null,
+      trc20: null,
+    };
+    try {
+      await insertUser(db, row);
+      return row;
+    } catch (error) {
+      // A username or e-mail clash is the caller's to report; only a code clash is retried.
+      if (!isUniqueViolation(error) || attempt >= 4 || !String(error).includes('refferal_code')) throw error;
+    }
+  }
+}
+
+export async function memberCounts(db: Db, asker: SessionUser, now = new Date()): Promise<MemberCounts> {
+  if (asker.user.role !== 'admin') throw forbidden();
+  const startOfDay = new Date(
+    Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()),
+  ).toISOString();
+  return countMembers(db, startOfDay);
+}
