@@ -9,7 +9,7 @@ import { registerCsrf } from './http/csrf.ts';
 import { registerErrorHandler } from './http/errors.ts';
 import { installSerializer } from './http/route.ts';
 import { registerSessionLoader } from './http/session.ts';
-import { registerStaticFiles } from './http/static-files.ts';
+import { registerNotFound, registerStaticFiles } from './http/static-files.ts';
 import { registerAuthRoutes } from './modules/auth/auth.routes.ts';
 import { getOrCreateSecret } from './modules/auth/secrets.repository.ts';
 import { registerHealthRoutes } from './modules/health.routes.ts';
@@ -82,6 +82,6 @@ export async function buildApp(config: Config): Promise<App> {
     },
     { prefix: '/api/v1' },
   );
-  await registerStaticFiles(app, config.clientDir);
+  registerNotFound(app, await registerStaticFiles(app, config.clientDir));
   return { app, db, dialect };
 }

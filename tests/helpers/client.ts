@@ -1,9 +1,23 @@
-import { API_BASE, CSRF_COOKIE, CSRF_HEADER } from '../../src/shared/constants.ts';
+import { API_BASE, CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE } from '../../src/shared/constants.ts';
 
 // A cookie-keeping HTTP client that behaves like the browser app: it fetches a CSRF token first and
 // sends it back in the header on every state-changing call.
 
-export type ApiResponse<T = any> = { status: number; body: T; headers: Headers };
+// Response bodies are whatever JSON the server sent; the tests assert on them with expect().
+// biome-ignore lint/suspicious/noExplicitAny: an untyped JSON body, narrowed by the assertions
+type Json = any;
+
+export type ApiResponse<T = Json> = { status: number; body: T; text: string; headers: Headers };
+
+export type RequestOptions = {
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** false: send no X-XSRF-TOKEN header and fetch no token first (the cookies still go). */
+  csrf?: boolean;
+};
+
+// API.md: no response ever carries a stack trace or a password hash. Checked on every response.
+const LEAKS = [/\$argon2/, /"stack"\s*:/, /(\\n|\n)\s+at .+:\d+:\d+/];
 
 export class ApiClient {
   readonly cookies = new Map<string, string>();
@@ -24,18 +38,27 @@ export class ApiClient {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
   }
 
-  async request<T = any>(
+  get sid() {
+    return this.cookies.get(SESSION_COOKIE);
+  }
+
+  get csrfToken() {
+    return this.cookies.get(CSRF_COOKIE);
+  }
+
+  async request<T = Json>(
     method: string,
     path: string,
-    options: { body?: unknown; headers?: Record<string, string>; csrf?: boolean } = {},
+    options: RequestOptions = {},
   ): Promise<ApiResponse<T>> {
     const safe = method === 'GET' || method === 'HEAD';
     if (!safe && options.csrf !== false && !this.cookies.has(CSRF_COOKIE))
       await this.request('GET', '/auth/csrf');
-    const headers: Record<string, string> = { ...options.headers };
+    const headers: Record<string, string> = {};
     if (this.cookies.size) headers.cookie = this.cookieHeader();
     if (!safe && options.csrf !== false) headers[CSRF_HEADER] = this.cookies.get(CSRF_COOKIE) ?? '';
     if (options.body !== undefined) headers['content-type'] = 'application/json';
+    Object.assign(headers, options.headers);
     const response = await fetch(`${this.baseUrl}${API_BASE}${path}`, {
       method,
       headers,
@@ -48,18 +71,27 @@ export class ApiClient {
     });
     this.remember(response.headers);
     const text = await response.text();
+    const leak = LEAKS.find((pattern) => pattern.test(text));
+    if (leak) throw new Error(`${method} ${path} answered with a leak (${leak}): ${text.slice(0, 500)}`);
     let body: unknown = text;
     try {
       body = text ? JSON.parse(text) : undefined;
     } catch {}
-    return { status: response.status, body: body as T, headers: response.headers };
+    return { status: response.status, body: body as T, text, headers: response.headers };
   }
 
-  get<T = any>(path: string) {
+  get<T = Json>(path: string) {
     return this.request<T>('GET', path);
   }
-  post<T = any>(path: string, body?: unknown, headers?: Record<string, string>) {
+  post<T = Json>(path: string, body?: unknown, headers?: Record<string, string>) {
     return this.request<T>('POST', path, { body, headers });
+  }
+
+  /** Signs in at /auth/signin (or /auth/adminsignin) and fails loudly when that does not answer 200. */
+  async signIn(credentials: { email: string; password: string }, path = '/auth/signin') {
+    const res = await this.post(path, { email: credentials.email, password: credentials.password });
+    if (res.status !== 200) throw new Error(`sign-in at ${path} answered ${res.status}: ${res.text}`);
+    return res;
   }
 }
 
@@ -76,4 +108,20 @@ export function newMember(overrides: Record<string, unknown> = {}) {
     password: 'plum-orchard-quietly-91',
     ...overrides,
   };
+}
+
+/** Registers a new member over HTTP (fails loudly unless 201); returns the body that was sent. */
+export async function registerMember(baseUrl: string, overrides: Record<string, unknown> = {}) {
+  const member = newMember(overrides);
+  const res = await new ApiClient(baseUrl).post('/auth/register', member);
+  if (res.status !== 201) throw new Error(`registration answered ${res.status}: ${res.text}`);
+  return member;
+}
+
+/** A new member, registered and signed in on a client of its own. */
+export async function signedInMember(baseUrl: string, overrides: Record<string, unknown> = {}) {
+  const member = await registerMember(baseUrl, overrides);
+  const client = new ApiClient(baseUrl);
+  const res = await client.signIn(member);
+  return { member, client, auth: res.body.auth, expireAt: res.body.expireAt as string };
 }

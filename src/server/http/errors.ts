@@ -51,6 +51,4 @@ export function registerErrorHandler(app: FastifyInstance): void {
         : error.message;
     return reply.status(status).send({ message });
   });
-
-  app.setNotFoundHandler((_request, reply) => reply.status(404).send({ message: GENERIC.notFound }));
 }

@@ -24,13 +24,16 @@ export async function registerStaticFiles(app: FastifyInstance, clientDir: strin
     },
   });
 
-  // Every other GET that is not the API is a screen of the app: the client router draws it (or its not-found page).
+  return true;
+}
+
+/** Every other GET that is not the API is a screen of the app: the client router draws it (or its not-found page). */
+export function registerNotFound(app: FastifyInstance, servesClient: boolean): void {
   app.setNotFoundHandler((request, reply) => {
     const acceptsHtml = (request.headers.accept ?? '').includes('text/html');
-    if (request.method === 'GET' && !request.url.startsWith('/api/') && acceptsHtml) {
+    if (servesClient && request.method === 'GET' && !request.url.startsWith('/api/') && acceptsHtml) {
       return reply.header('cache-control', REVALIDATE).sendFile('index.html');
     }
     return reply.status(404).send({ message: GENERIC.notFound });
   });
-  return true;
 }

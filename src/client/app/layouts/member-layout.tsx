@@ -1,0 +1,30 @@
+import { Link, Outlet } from '@tanstack/react-router';
+import { SignOutButton } from '../../features/auth/components/sign-out-button.tsx';
+import { useMemberSession } from '../../features/auth/use-session-watch.ts';
+import { RiskNote } from '../../ui/risk-note.tsx';
+
+/** The member area: a phone layout with a bottom navigation. */
+export function MemberLayout() {
+  const session = useMemberSession();
+  return (
+    <div className="member-shell">
+      <header className="member-header">
+        <span className="brand">Member Platform</span>
+        <span className="member-name" data-testid="member-name">
+          {session?.auth.fullname}
+        </span>
+      </header>
+      <main id="main" className="member-main">
+        <Outlet />
+        <RiskNote className="compact" />
+      </main>
+      <nav className="bottom-nav" aria-label="Member">
+        <Link to="/user/dashboard" className="bottom-nav-item" activeProps={{ 'aria-current': 'page' }}>
+          <span aria-hidden="true">⌂</span>
+          Dashboard
+        </Link>
+        <SignOutButton area="member" className="bottom-nav-item as-button" />
+      </nav>
+    </div>
+  );
+}

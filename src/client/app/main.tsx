@@ -1,0 +1,37 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { RouterProvider } from '@tanstack/react-router';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { clearSession } from '../features/auth/session.ts';
+import { setUnauthorizedHandler } from '../lib/http.ts';
+import { createQueryClient, restorePersistedState } from '../lib/query-client.ts';
+import { createAppRouter } from './router.tsx';
+import './styles.css';
+
+async function start() {
+  const queryClient = createQueryClient();
+  await restorePersistedState(queryClient);
+  const router = createAppRouter(queryClient);
+
+  // The server ended the session (expiry, block, sign-out elsewhere): forget it here and ask to sign in again.
+  setUnauthorizedHandler(() => {
+    const inAdmin = window.location.pathname.startsWith('/admin/');
+    clearSession(queryClient);
+    router.navigate({
+      to: inAdmin ? '/admin-login' : '/login',
+      search: { redirect: window.location.pathname },
+    });
+  });
+
+  const root = document.getElementById('root');
+  if (!root) throw new Error('missing #root');
+  createRoot(root).render(
+    <StrictMode>
+      <QueryClientProvider client={queryClient}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
+    </StrictMode>,
+  );
+}
+
+void start();

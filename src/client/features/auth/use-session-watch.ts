@@ -1,0 +1,47 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from '@tanstack/react-router';
+import { useEffect } from 'react';
+import toast from 'react-hot-toast';
+import { AUTH } from '../../../shared/messages.ts';
+import { adminSessionQuery, clearSession, memberSessionQuery } from './session.ts';
+
+/**
+ * Keeps a signed-in area honest: re-asks the server who is signed in (a blocked member or a session
+ * ended elsewhere is sent to sign in), and signs out by itself the moment expireAt passes.
+ */
+function useWatch(data: { expireAt: string } | null | undefined, loginPath: '/login' | '/admin-login') {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+
+  useEffect(() => {
+    if (data !== null) return;
+    clearSession(queryClient);
+    navigate({ to: loginPath, search: { redirect: window.location.pathname } });
+  }, [data, queryClient, navigate, loginPath]);
+
+  const expireAt = data?.expireAt;
+  useEffect(() => {
+    if (!expireAt) return;
+    const timer = setTimeout(
+      () => {
+        clearSession(queryClient);
+        toast(AUTH.sessionExpired);
+        navigate({ to: loginPath });
+      },
+      Math.max(0, Date.parse(expireAt) - Date.now()),
+    );
+    return () => clearTimeout(timer);
+  }, [expireAt, queryClient, navigate, loginPath]);
+}
+
+export function useMemberSession() {
+  const { data } = useQuery(memberSessionQuery);
+  useWatch(data, '/login');
+  return data ?? undefined;
+}
+
+export function useAdminSession() {
+  const { data } = useQuery(adminSessionQuery);
+  useWatch(data, '/admin-login');
+  return data ?? undefined;
+}

@@ -1,0 +1,95 @@
+import { API_BASE, CSRF_COOKIE, CSRF_HEADER } from '../../shared/constants.ts';
+import type { ErrorBody } from '../../shared/errors.ts';
+import { GENERIC } from '../../shared/messages.ts';
+
+// The one way the client talks to the server: same-origin cookies, the CSRF double-submit header on
+// every state-changing call, and one error type carrying the API's error body.
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: ErrorBody,
+  ) {
+    super(body.message || GENERIC.somethingWentWrong);
+    this.name = 'ApiError';
+  }
+  /** The text to show: the server's `error` field where it gave one, else its message. */
+  get display(): string {
+    return this.body.error && this.body.error !== 'csrf' ? this.body.error : this.message;
+  }
+  fieldErrors(): Record<string, string> {
+    return Object.fromEntries((this.body.errors ?? []).map((e) => [e.field, e.message]));
+  }
+}
+
+let onUnauthorized: (() => void) | undefined;
+/** Called when a signed-in call answers 401: the session ended on the server (expired, blocked, signed out elsewhere). */
+export function setUnauthorizedHandler(handler: () => void): void {
+  onUnauthorized = handler;
+}
+
+const readCookie = (name: string) =>
+  document.cookie
+    .split('; ')
+    .find((c) => c.startsWith(`${name}=`))
+    ?.slice(name.length + 1);
+
+async function ensureCsrfToken(): Promise<string> {
+  const existing = readCookie(CSRF_COOKIE);
+  if (existing) return existing;
+  await send('GET', '/auth/csrf');
+  return readCookie(CSRF_COOKIE) ?? '';
+}
+
+async function send(method: string, path: string, body?: unknown, csrfToken?: string): Promise<Response> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (csrfToken !== undefined) headers[CSRF_HEADER] = csrfToken;
+  return fetch(`${API_BASE}${path}`, {
+    method,
+    headers,
+    credentials: 'same-origin',
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return { message: GENERIC.somethingWentWrong };
+  }
+}
+
+export async function api<T>(
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+  path: string,
+  body?: unknown,
+): Promise<T> {
+  const safe = method === 'GET';
+  let response = await send(method, path, body, safe ? undefined : await ensureCsrfToken());
+  let parsed = await readBody(response);
+  // A token from before a sign-in elsewhere in this browser: fetch a fresh one and try once more.
+  if (!safe && response.status === 403 && (parsed as ErrorBody | undefined)?.error === 'csrf') {
+    await send('GET', '/auth/csrf');
+    response = await send(method, path, body, readCookie(CSRF_COOKIE) ?? '');
+    parsed = await readBody(response);
+  }
+  if (!response.ok) {
+    const errorBody = (
+      parsed && typeof parsed === 'object' ? parsed : { message: GENERIC.somethingWentWrong }
+    ) as ErrorBody;
+    if (response.status === 401 && !path.startsWith('/auth/')) onUnauthorized?.();
+    throw new ApiError(response.status, errorBody);
+  }
+  return parsed as T;
+}
+
+export const errorText = (error: unknown) =>
+  error instanceof ApiError
+    ? error.display
+    : error instanceof Error
+      ? error.message
+      : GENERIC.somethingWentWrong;

@@ -1,0 +1,13 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { MemberCounts } from '../../features/users/components/member-counts.tsx';
+
+export const Route = createFileRoute('/admin/dashboard')({ component: AdminDashboard });
+
+function AdminDashboard() {
+  return (
+    <div className="stack">
+      <h1>Dashboard</h1>
+      <MemberCounts />
+    </div>
+  );
+}

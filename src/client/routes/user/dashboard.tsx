@@ -1,0 +1,53 @@
+import { useQuery } from '@tanstack/react-query';
+import { createFileRoute } from '@tanstack/react-router';
+import { memberSessionQuery } from '../../features/auth/session.ts';
+import { ReferralCard } from '../../features/users/components/referral-card.tsx';
+import { formatDateTime } from '../../lib/format.ts';
+
+export const Route = createFileRoute('/user/dashboard')({ component: MemberDashboard });
+
+function MemberDashboard() {
+  const member = useQuery(memberSessionQuery).data?.auth;
+  if (!member) return null;
+  const blocked = member.status === 'block';
+  return (
+    <div className="stack">
+      <h1>Welcome, {member.fullname}</h1>
+      <section className="card" aria-labelledby="account-title">
+        <h2 id="account-title">Your account</h2>
+        <dl className="facts">
+          <div>
+            <dt>Username</dt>
+            <dd>{member.username}</dd>
+          </div>
+          <div>
+            <dt>Account status</dt>
+            <dd>
+              <span className={`badge ${blocked ? 'red' : 'green'}`} data-testid="account-status">
+                {blocked ? 'Blocked' : 'Unblocked'}
+              </span>{' '}
+              <span
+                className={`badge ${member.is_active === 'active' ? 'green' : 'grey'}`}
+                data-testid="activation-status"
+              >
+                {member.is_active === 'active' ? 'Active' : 'Inactive'}
+              </span>
+            </dd>
+          </div>
+          <div>
+            <dt>Member since</dt>
+            <dd>{formatDateTime(member.created_at)}</dd>
+          </div>
+          <div>
+            <dt>Last sign-in</dt>
+            <dd>{formatDateTime(member.last_login)}</dd>
+          </div>
+        </dl>
+        {member.is_active === 'inactive' ? (
+          <p className="muted">Your account becomes active with its first plan purchase.</p>
+        ) : null}
+      </section>
+      <ReferralCard code={member.refferal_code} />
+    </div>
+  );
+}
