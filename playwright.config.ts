@@ -1,0 +1,67 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { defineConfig, devices } from '@playwright/test';
+
+// End-to-end against the built app served by the real server on its embedded database, in a data
+// folder of its own for this run. Debian's Chromium where it is installed, else Playwright's own.
+
+process.env.E2E_RUN ??= randomBytes(4).toString('hex');
+export const E2E_DATA_DIR = join(tmpdir(), `platform-e2e-${process.env.E2E_RUN}`);
+const PORT = Number(process.env.E2E_PORT ?? 8181);
+export const E2E_ADMIN = { email: 'e2e-admin@example.com', password: 'E2e-Admin-Pass-2026' };
+
+const systemChromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
+const launchOptions = {
+  executablePath: process.env.CHROMIUM_PATH ?? systemChromium,
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
+};
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  testMatch: '**/*.spec.ts',
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  forbidOnly: true,
+  reporter: [['list']],
+  globalTeardown: './tests/e2e/global-teardown.ts',
+  use: {
+    baseURL: `http://127.0.0.1:${PORT}`,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+  projects: [
+    {
+      name: 'phone',
+      testMatch: /(public|member)[^/]*\.spec\.ts$/,
+      use: { ...devices['Pixel 7'], launchOptions },
+    },
+    {
+      name: 'desktop',
+      testMatch: /admin[^/]*\.spec\.ts$/,
+      use: { ...devices['Desktop Chrome'], viewport: { width: 1366, height: 850 }, launchOptions },
+    },
+  ],
+  webServer: {
+    command: 'npx tsx src/server/main.ts',
+    url: `http://127.0.0.1:${PORT}/api/v1/health`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    env: {
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      DATA_DIR: E2E_DATA_DIR,
+      ADMIN_EMAIL: E2E_ADMIN.email,
+      ADMIN_PASSWORD: E2E_ADMIN.password,
+      LOG_LEVEL: 'warn',
+    },
+  },
+});
