@@ -13,7 +13,6 @@ export const DIALOG = {
 
 export const GENERIC = {
   somethingWentWrong: 'Something went wrong',
-  unexpected: 'An unexpected error occurred',
   internal: 'Something went wrong on our side. Please try again later.',
   notFound: 'Not found',
   tooManyRequests: 'Too many attempts. Please wait and try again.',
@@ -22,7 +21,6 @@ export const GENERIC = {
   forbidden: 'You are not allowed to do this.',
   invalidInput: 'Invalid input',
   invalidJson: 'The request body is not valid JSON.',
-  fieldRequired: (field: string) => `${field} is a required field`,
 } as const;
 
 export const AUTH = {
