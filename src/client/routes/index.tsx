@@ -1,5 +1,6 @@
 import { createFileRoute, Link } from '@tanstack/react-router';
 import { RISK_DISCLAIMER } from '../../shared/messages.ts';
+import { PublicHeader } from '../app/layouts/public-layout.tsx';
 
 // The public entry. The full landing page (sections, carousel, counters) is its own piece of work;
 // this is its honest core: what the platform is, the risk, and the way in.
@@ -11,19 +12,7 @@ function Landing() {
       <div className="disclaimer-bar" role="note">
         <p>{RISK_DISCLAIMER}</p>
       </div>
-      <header className="public-header">
-        <Link to="/" className="brand">
-          Member Platform
-        </Link>
-        <nav aria-label="Account">
-          <Link to="/login" className="nav-link">
-            Login
-          </Link>
-          <Link to="/registration" className="button primary small">
-            Sign Up
-          </Link>
-        </nav>
-      </header>
+      <PublicHeader />
       <main id="main">
         <section className="hero">
           <h1>Secure, educational and transparent crypto trading</h1>
