@@ -81,6 +81,13 @@ describe('a state-changing call', () => {
     expect(res.body.errors).toBeUndefined();
   });
 
+  it('is refused with 403 before the body is even read: malformed JSON without a token is 403', async () => {
+    const c = await primed();
+    const res = await postWith(c, '/auth/signin', '{"email":');
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual(CSRF_REFUSAL);
+  });
+
   it('is refused with 403 when the header differs from the cookie', async () => {
     const c = await primed();
     const token = c.csrfToken as string;

@@ -59,7 +59,9 @@ export function registerCsrf(app: FastifyInstance, secret: string, cookies: Cook
     return token;
   };
 
-  app.addHook('preValidation', async (request) => {
+  // Before parsing: a call without a valid token is refused whatever its body (no 400 or 415 first,
+  // and no JSON parsing on another site's behalf).
+  app.addHook('preParsing', async (request) => {
     if (SAFE_METHODS.has(request.method) || !request.url.startsWith('/api/')) return;
     if (EXEMPT_PATHS.has(request.url.split('?')[0] ?? '')) return;
     const header = request.headers[CSRF_HEADER];

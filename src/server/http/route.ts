@@ -45,6 +45,23 @@ const jsonSchema = (schema: AnySchema) =>
   >;
 const withoutDraft = ({ $schema: _, ...rest }: Record<string, unknown>) => rest;
 
+/**
+ * valibot words a missing key itself ("Invalid key: Expected ..."); the field's own schema holds our
+ * message for an absent value (e.g. AUTH.passwordRequired), so a missing field reads like an empty one.
+ */
+function withFieldMessages(schema: AnySchema, issues: readonly v.BaseIssue<unknown>[]) {
+  return issues.map((issue) => {
+    const keys = issue.path?.map((item) => String(item.key));
+    if (issue.type !== 'object' || issue.input !== undefined || !keys?.length) return issue;
+    let field: AnySchema | undefined = schema;
+    for (const key of keys)
+      field = (field as { entries?: Record<string, AnySchema> } | undefined)?.entries?.[key];
+    const own = field ? v.safeParse(field, undefined) : undefined;
+    const message = own && !own.success ? own.issues[0]?.message : undefined;
+    return message ? { ...issue, message } : issue;
+  });
+}
+
 export function installSerializer(app: FastifyInstance): void {
   // Handlers return plain objects built by explicit mappers (no password hash can slip through them);
   // the response schemas are documentation.
@@ -76,7 +93,9 @@ export function defineRoute<
       return (data: unknown) => {
         if (!valibotSchema) return { value: data };
         const result = v.safeParse(valibotSchema, data ?? {});
-        return result.success ? { value: result.output } : { error: invalidInput(result.issues) };
+        return result.success
+          ? { value: result.output }
+          : { error: invalidInput(withFieldMessages(valibotSchema, result.issues)) };
       };
     },
     handler: async (request, reply) => {
