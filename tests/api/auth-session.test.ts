@@ -137,6 +137,33 @@ describe('a blocked member', () => {
     const again = await new ApiClient(server.baseUrl).post('/auth/signin', member);
     expect(again.status).toBe(200);
   });
+
+  it('has every session ended, not merely hidden: unblocking does not revive an old cookie', async () => {
+    const { client, member } = await signedInMember(server.baseUrl);
+    const phone = new ApiClient(server.baseUrl);
+    await phone.signIn(member);
+    await server.db.updateTable('users').set({ status: 'block' }).where('email', '=', member.email).execute();
+    expect((await client.get('/auth/session')).status).toBe(401);
+    const owner = await server.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', member.email)
+      .executeTakeFirstOrThrow();
+    const left = await server.db
+      .selectFrom('sessions')
+      .select('id')
+      .where('user_id', '=', owner.id)
+      .execute();
+    expect(left).toEqual([]);
+
+    await server.db
+      .updateTable('users')
+      .set({ status: 'unblock' })
+      .where('email', '=', member.email)
+      .execute();
+    expect((await client.get('/auth/session')).status).toBe(401);
+    expect((await phone.get('/auth/session')).status).toBe(401);
+  });
 });
 
 describe('an expired session', () => {

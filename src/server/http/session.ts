@@ -1,11 +1,11 @@
-import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_COOKIE } from '../../shared/constants.ts';
 import type { Db } from '../db/database.ts';
 import type { UserTable } from '../db/schema.ts';
-import { findLiveSession } from '../modules/auth/sessions.repository.ts';
+import { resolveSession } from '../modules/auth/auth.service.ts';
 import { forbidden, unauthorized } from './errors.ts';
 import type { Access } from './route.ts';
+import { hashToken } from './tokens.ts';
 
 export type SessionUser = {
   sessionId: string;
@@ -19,9 +19,6 @@ declare module 'fastify' {
   }
 }
 
-export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
-export const newToken = () => randomBytes(32).toString('base64url');
-
 /** Attaches the signed-in person to every API request; an expired session or a blocked member has none. */
 export function registerSessionLoader(app: FastifyInstance, db: Db): void {
   app.decorateRequest('sessionUser', undefined);
@@ -29,7 +26,7 @@ export function registerSessionLoader(app: FastifyInstance, db: Db): void {
     if (!request.url.startsWith('/api/')) return;
     const token = request.cookies[SESSION_COOKIE];
     if (!token) return;
-    const found = await findLiveSession(db, hashToken(token), new Date().toISOString());
+    const found = await resolveSession(db, hashToken(token));
     if (found) request.sessionUser = found;
   });
 }

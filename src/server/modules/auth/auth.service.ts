@@ -6,7 +6,7 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import type { UserTable } from '../../db/schema.ts';
 import { badRequest, conflict, forbidden, unauthorized } from '../../http/errors.ts';
 import { assertUnder, consume, type Limit, recordHit, reset } from '../../http/rate-limit.ts';
-import { hashToken, newToken } from '../../http/session.ts';
+import { hashToken, newToken } from '../../http/tokens.ts';
 import {
   findRootAdmin,
   findUserByEmail,
@@ -16,7 +16,13 @@ import {
 } from '../users/users.repository.ts';
 import { createUser } from '../users/users.service.ts';
 import { hashPassword, isCommonPassword, verifyAgainstDummy, verifyPassword } from './passwords.ts';
-import { deleteExpiredSessions, deleteSession, insertSession } from './sessions.repository.ts';
+import {
+  deleteExpiredSessions,
+  deleteSession,
+  deleteSessionsOfUser,
+  findUnexpiredSession,
+  insertSession,
+} from './sessions.repository.ts';
 
 const MINUTE = 60_000;
 
@@ -78,6 +84,17 @@ export async function signIn(
 }
 
 export const signOut = (db: Db, sessionId: string) => deleteSession(db, sessionId);
+
+/** Who a session cookie belongs to. A blocked member's sessions end here, all of them, for good. */
+export async function resolveSession(db: Db, sessionId: string, now = new Date()) {
+  const found = await findUnexpiredSession(db, sessionId, now.toISOString());
+  if (!found) return undefined;
+  if (found.user.status === 'block') {
+    await deleteSessionsOfUser(db, found.user.id);
+    return undefined;
+  }
+  return found;
+}
 
 export async function register(db: Db, input: RegisterInput, ctx: RequestContext): Promise<UserTable> {
   await consume(db, `register:ip:${ctx.ip}`, LIMITS.registerPerIp);

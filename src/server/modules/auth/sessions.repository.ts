@@ -5,8 +5,8 @@ export async function insertSession(db: Db, session: SessionTable): Promise<void
   await db.insertInto('sessions').values(session).execute();
 }
 
-/** The session and its owner, if the session is unexpired and the owner is not blocked. */
-export async function findLiveSession(
+/** The unexpired session and its owner. */
+export async function findUnexpiredSession(
   db: Db,
   id: string,
   nowIso: string,
@@ -18,7 +18,6 @@ export async function findLiveSession(
     .select(['sessions.id as session_id', 'sessions.expires_at as session_expires_at'])
     .where('sessions.id', '=', id)
     .where('sessions.expires_at', '>', nowIso)
-    .where('users.status', '=', 'unblock')
     .executeTakeFirst();
   if (!row) return undefined;
   const { session_id, session_expires_at, ...user } = row;
