@@ -9,7 +9,7 @@ import { registerCsrf } from './http/csrf.ts';
 import { registerErrorHandler } from './http/errors.ts';
 import { installSerializer } from './http/route.ts';
 import { registerSessionLoader } from './http/session.ts';
-import { registerNotFound, registerStaticFiles } from './http/static-files.ts';
+import { registerClient } from './http/static-files.ts';
 import { registerAuthRoutes } from './modules/auth/auth.routes.ts';
 import { getOrCreateSecret } from './modules/auth/secrets.repository.ts';
 import { registerHealthRoutes } from './modules/health.routes.ts';
@@ -34,6 +34,8 @@ export async function buildApp(config: Config): Promise<App> {
 
   await app.register(fastifyCookie);
   await app.register(fastifyHelmet, {
+    // Per-response nonces, added to script-src and style-src; the app shell carries the style one.
+    enableCSPNonces: true,
     // Everything is served from our own origin: no inline script, no third-party host.
     contentSecurityPolicy: {
       useDefaults: false,
@@ -82,6 +84,6 @@ export async function buildApp(config: Config): Promise<App> {
     },
     { prefix: '/api/v1' },
   );
-  registerNotFound(app, await registerStaticFiles(app, config.clientDir));
+  await registerClient(app, config.clientDir);
   return { app, db, dialect };
 }

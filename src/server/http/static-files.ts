@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
@@ -9,31 +9,41 @@ import { GENERIC } from '../../shared/messages.ts';
 // index.html and the service worker must be re-checked on every visit so a deploy reaches everyone.
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** index.html carries this placeholder where each response's CSP nonce goes (see app/main.tsx). */
+const NONCE_PLACEHOLDER = '__CSP_NONCE__';
 const REVALIDATE = 'no-cache';
 
-export async function registerStaticFiles(app: FastifyInstance, clientDir: string): Promise<boolean> {
-  if (!existsSync(join(clientDir, 'index.html'))) return false;
-  await app.register(fastifyStatic, {
-    root: clientDir,
-    preCompressed: true,
-    wildcard: true,
-    index: false,
-    cacheControl: false,
-    setHeaders: (res, path) => {
-      res.header('cache-control', path.includes('/assets/') ? IMMUTABLE : REVALIDATE);
-    },
-  });
-
-  return true;
-}
-
-/** Every other GET that is not the API is a screen of the app: the client router draws it (or its not-found page). */
-export function registerNotFound(app: FastifyInstance, servesClient: boolean): void {
-  app.setNotFoundHandler((request, reply) => {
-    const acceptsHtml = (request.headers.accept ?? '').includes('text/html');
-    if (servesClient && request.method === 'GET' && !request.url.startsWith('/api/') && acceptsHtml) {
-      return reply.header('cache-control', REVALIDATE).sendFile('index.html');
-    }
-    return reply.status(404).send({ message: GENERIC.notFound });
-  });
+/**
+ * Serves the built app, and for every other GET that is not the API its shell: the client router then
+ * draws the screen (or its not-found page). The shell is read once; each answer gets the style nonce of
+ * its own response (helmet makes one per route response), so the one runtime stylesheet (the toasts')
+ * works under a CSP without 'unsafe-inline'. Without a build the server answers the API only.
+ */
+export async function registerClient(app: FastifyInstance, clientDir: string): Promise<void> {
+  const indexFile = join(clientDir, 'index.html');
+  if (existsSync(indexFile)) {
+    await app.register(fastifyStatic, {
+      root: clientDir,
+      preCompressed: true,
+      // One route per built file, so the shell's catch-all below is a route of its own.
+      wildcard: false,
+      index: false,
+      allowedPath: (pathName) => pathName !== '/index.html',
+      cacheControl: false,
+      setHeaders: (res, path) => {
+        res.header('cache-control', path.includes('/assets/') ? IMMUTABLE : REVALIDATE);
+      },
+    });
+    const shell = readFileSync(indexFile, 'utf8');
+    app.get('/*', { schema: { hide: true } }, async (request, reply) => {
+      const acceptsHtml = (request.headers.accept ?? '').includes('text/html');
+      if (request.url.startsWith('/api/') || !acceptsHtml)
+        return reply.status(404).send({ message: GENERIC.notFound });
+      return reply
+        .header('cache-control', REVALIDATE)
+        .type('text/html; charset=utf-8')
+        .send(shell.replaceAll(NONCE_PLACEHOLDER, reply.cspNonce?.style ?? ''));
+    });
+  }
+  app.setNotFoundHandler((_request, reply) => reply.status(404).send({ message: GENERIC.notFound }));
 }
