@@ -14,7 +14,9 @@ const valid = {
 
 const fieldErrors = (input: unknown) => {
   const result = v.safeParse(registerSchema, input);
-  return result.success ? {} : Object.fromEntries(issuesToFieldErrors(result.issues).map((e) => [e.field, e.message]));
+  return result.success
+    ? {}
+    : Object.fromEntries(issuesToFieldErrors(result.issues).map((e) => [e.field, e.message]));
 };
 
 describe('registration schema (shared by the form and the server)', () => {
@@ -47,7 +49,10 @@ describe('registration schema (shared by the form and the server)', () => {
 
 describe('sign-in schema', () => {
   it('lower-cases the e-mail and requires a password', () => {
-    expect(v.parse(signInSchema, { email: 'X@Y.IO', password: 'p' })).toEqual({ email: 'x@y.io', password: 'p' });
+    expect(v.parse(signInSchema, { email: 'X@Y.IO', password: 'p' })).toEqual({
+      email: 'x@y.io',
+      password: 'p',
+    });
     expect(v.safeParse(signInSchema, { email: 'x@y.io', password: '' }).success).toBe(false);
   });
 });

@@ -1,6 +1,7 @@
 import { API_BASE, CSRF_COOKIE, CSRF_HEADER } from '../../shared/constants.ts';
 import type { ErrorBody } from '../../shared/errors.ts';
 import { GENERIC } from '../../shared/messages.ts';
+import { firstErrorPerField } from './field-errors.ts';
 
 // The one way the client talks to the server: same-origin cookies, the CSRF double-submit header on
 // every state-changing call, and one error type carrying the API's error body.
@@ -18,7 +19,7 @@ export class ApiError extends Error {
     return this.body.error && this.body.error !== 'csrf' ? this.body.error : this.message;
   }
   fieldErrors(): Record<string, string> {
-    return Object.fromEntries((this.body.errors ?? []).map((e) => [e.field, e.message]));
+    return firstErrorPerField(this.body.errors ?? []);
   }
 }
 

@@ -4,13 +4,15 @@ import { StatusPage } from './status-page.tsx';
 /** Any uncaught error in a screen ends here instead of a blank page (spec 2). No details leak to the screen. */
 export function FallbackScreen() {
   return (
-    <StatusPage title={SESSION.fallbackTitle} text={SESSION.fallbackText}>
-      <button type="button" className="button primary" onClick={() => window.location.reload()}>
-        Reload
-      </button>
-      <a className="button" href="/">
-        Home
-      </a>
-    </StatusPage>
+    <main id="main">
+      <StatusPage title={SESSION.fallbackTitle} text={SESSION.fallbackText}>
+        <button type="button" className="button primary" onClick={() => window.location.reload()}>
+          Reload
+        </button>
+        <a className="button" href="/">
+          Home
+        </a>
+      </StatusPage>
+    </main>
   );
 }

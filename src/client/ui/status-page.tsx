@@ -1,6 +1,9 @@
 import type { ReactNode } from 'react';
 
-/** A whole-page message: not-found, unauthorized, the fallback after an uncaught error. */
+/**
+ * A whole-page message: not-found, unauthorized, the fallback after an uncaught error. It sits inside
+ * the page's one <main> (the public layout's, or the fallback's own), so it is not a landmark itself.
+ */
 export function StatusPage({
   code,
   title,
@@ -13,7 +16,7 @@ export function StatusPage({
   children?: ReactNode;
 }) {
   return (
-    <main className="status-page" id="main">
+    <div className="status-page">
       {code ? (
         <p className="status-code" aria-hidden="true">
           {code}
@@ -22,6 +25,6 @@ export function StatusPage({
       <h1>{title}</h1>
       <p>{text}</p>
       <div className="status-actions">{children}</div>
-    </main>
+    </div>
   );
 }

@@ -4,6 +4,7 @@ import * as v from 'valibot';
 import { registerSchema } from '../../../../shared/auth.ts';
 import { PASSWORD_MIN_LENGTH } from '../../../../shared/constants.ts';
 import { issuesToFieldErrors } from '../../../../shared/errors.ts';
+import { firstErrorPerField } from '../../../lib/field-errors.ts';
 import { ApiError, errorText } from '../../../lib/http.ts';
 import { ErrorDialog, SuccessDialog } from '../../../ui/dialogs.tsx';
 import { FormField } from '../../../ui/form-field.tsx';
@@ -41,7 +42,7 @@ export function RegistrationForm({ referralCode }: { referralCode?: string }) {
     // The same schema the server validates with, so a mistake shows before any request is made.
     const parsed = v.safeParse(registerSchema, fields);
     if (!parsed.success) {
-      setErrors(Object.fromEntries(issuesToFieldErrors(parsed.issues).map((e) => [e.field, e.message])));
+      setErrors(firstErrorPerField(issuesToFieldErrors(parsed.issues)));
       return;
     }
     setErrors({});

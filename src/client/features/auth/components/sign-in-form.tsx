@@ -4,6 +4,7 @@ import { type FormEvent, useState } from 'react';
 import * as v from 'valibot';
 import { signInSchema } from '../../../../shared/auth.ts';
 import { issuesToFieldErrors } from '../../../../shared/errors.ts';
+import { firstErrorPerField } from '../../../lib/field-errors.ts';
 import { errorText } from '../../../lib/http.ts';
 import { ErrorDialog } from '../../../ui/dialogs.tsx';
 import { FormField } from '../../../ui/form-field.tsx';
@@ -22,7 +23,7 @@ export function SignInForm({ area, redirectTo }: { area: 'member' | 'admin'; red
     event.preventDefault();
     const parsed = v.safeParse(signInSchema, fields);
     if (!parsed.success) {
-      setFieldErrors(Object.fromEntries(issuesToFieldErrors(parsed.issues).map((e) => [e.field, e.message])));
+      setFieldErrors(firstErrorPerField(issuesToFieldErrors(parsed.issues)));
       return;
     }
     setFieldErrors({});

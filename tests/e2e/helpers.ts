@@ -1,0 +1,86 @@
+import { type APIRequestContext, expect, type Page } from '@playwright/test';
+
+// Shared by the e2e specs. Registration is rate limited per address (20 per 10 minutes) and every spec
+// runs against the one server of the run, so specs register as few members as they can.
+
+export type Member = {
+  fullname: string;
+  username: string;
+  email: string;
+  phone: string;
+  password: string;
+};
+
+let counter = 0;
+
+/** A member nobody registered yet in this run: unique username and e-mail, a password no list holds. */
+export function newMember(tag: string): Member {
+  counter += 1;
+  const id = `${Date.now().toString(36)}${counter}${Math.floor(Math.random() * 1e4)}`;
+  return {
+    fullname: `E2e ${tag} Tester`,
+    username: `e2e_${id}`,
+    email: `e2e.${tag}.${id}@example.com`,
+    phone: `+4479${String(Date.now()).slice(-7)}${counter % 10}`,
+    password: `Violet-Harbour-${id}`,
+  };
+}
+
+/** The CSRF dance every state-changing API call needs: GET the token, then send it as X-XSRF-TOKEN. */
+export async function csrfHeaders(request: APIRequestContext): Promise<Record<string, string>> {
+  const response = await request.get('/api/v1/auth/csrf');
+  expect(response.status()).toBe(200);
+  const { csrfToken } = (await response.json()) as { csrfToken: string };
+  return { 'X-XSRF-TOKEN': csrfToken };
+}
+
+export async function registerByApi(
+  request: APIRequestContext,
+  member: Member,
+  referralCode?: string,
+): Promise<void> {
+  const response = await request.post('/api/v1/auth/register', {
+    headers: await csrfHeaders(request),
+    data: { ...member, ...(referralCode ? { reffer_by: referralCode } : {}) },
+  });
+  expect(response.status(), await response.text()).toBe(201);
+}
+
+/** Signs in through the API and returns the member's referral code (the request context keeps the cookie). */
+export async function referralCodeOf(request: APIRequestContext, member: Member): Promise<string> {
+  const response = await request.post('/api/v1/auth/signin', {
+    headers: await csrfHeaders(request),
+    data: { email: member.email, password: member.password },
+  });
+  expect(response.status(), await response.text()).toBe(200);
+  const body = (await response.json()) as { auth: { refferal_code: string } };
+  return body.auth.refferal_code;
+}
+
+/** Fills a sign-in form (/login or /admin-login) the way a person does. */
+export async function fillSignIn(page: Page, email: string, password: string): Promise<void> {
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** Opens /login and signs the member in; ends on the member dashboard. */
+export async function signInMember(page: Page, member: Member): Promise<void> {
+  await page.goto('/login');
+  await fillSignIn(page, member.email, member.password);
+  await expect(page).toHaveURL(/\/user\/dashboard$/);
+  await expect(page.getByRole('heading', { name: `Welcome, ${member.fullname}` })).toBeVisible();
+  // The session reaches localStorage a moment later (the persister writes at most once a second);
+  // a full page load before that would start signed out.
+  await expect.poll(async () => JSON.stringify(await persistedQueries(page))).toContain(member.email);
+}
+
+type PersistedQuery = { queryKey: unknown[]; state: { data: unknown } };
+
+/** The queries the client keeps in localStorage under "root" (spec 3), or null when nothing is stored. */
+export async function persistedQueries(page: Page): Promise<PersistedQuery[] | null> {
+  const raw = await page.evaluate(() => window.localStorage.getItem('root'));
+  if (raw === null) return null;
+  const parsed = JSON.parse(raw) as { clientState?: { queries?: PersistedQuery[] } };
+  return parsed.clientState?.queries ?? [];
+}
