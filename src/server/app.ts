@@ -34,8 +34,6 @@ export async function buildApp(config: Config): Promise<App> {
 
   await app.register(fastifyCookie);
   await app.register(fastifyHelmet, {
-    // Per-response nonces, added to script-src and style-src; the app shell carries the style one.
-    enableCSPNonces: true,
     // Everything is served from our own origin: no inline script, no third-party host.
     contentSecurityPolicy: {
       useDefaults: false,

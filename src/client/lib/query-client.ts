@@ -17,7 +17,12 @@ export function createQueryClient(): QueryClient {
 
 /** Restores the persisted session, giving up after 5 s (spec 4), then keeps storage in step. */
 export async function restorePersistedState(queryClient: QueryClient): Promise<void> {
-  const persister = createSyncStoragePersister({ storage: window.localStorage, key: PERSIST_STORAGE_KEY });
+  // Written at once, not batched: after sign-out a shared phone must not keep the member for a second.
+  const persister = createSyncStoragePersister({
+    storage: window.localStorage,
+    key: PERSIST_STORAGE_KEY,
+    throttleTime: 0,
+  });
   const timeout = new Promise<void>((resolve) => setTimeout(resolve, PERSIST_RESTORE_TIMEOUT_MS));
   await Promise.race([persistQueryClientRestore({ queryClient, persister }).catch(() => undefined), timeout]);
   persistQueryClientSubscribe({

@@ -4,7 +4,8 @@ import { StatusPage } from './status-page.tsx';
 /** Any uncaught error in a screen ends here instead of a blank page (spec 2). No details leak to the screen. */
 export function FallbackScreen() {
   return (
-    <main id="main">
+    // Not a <main>: a screen inside a layout fails here, and the layout has its own.
+    <div className="fallback" role="alert">
       <StatusPage title={SESSION.fallbackTitle} text={SESSION.fallbackText}>
         <button type="button" className="button primary" onClick={() => window.location.reload()}>
           Reload
@@ -13,6 +14,6 @@ export function FallbackScreen() {
           Home
         </a>
       </StatusPage>
-    </main>
+    </div>
   );
 }
