@@ -14,6 +14,7 @@ import { registerAuthRoutes } from './modules/auth/auth.routes.ts';
 import { getOrCreateSecret } from './modules/auth/secrets.repository.ts';
 import { registerHealthRoutes } from './modules/health.routes.ts';
 import { registerUsersRoutes } from './modules/users/users.routes.ts';
+import { registerWalletsRoutes } from './modules/wallets/wallets.routes.ts';
 
 export type App = { app: FastifyInstance; db: Db; dialect: Dialect };
 
@@ -79,6 +80,7 @@ export async function buildApp(config: Config): Promise<App> {
       registerHealthRoutes(api, { db });
       registerAuthRoutes(api, { db, csrf, cookies });
       registerUsersRoutes(api, { db });
+      registerWalletsRoutes(api, { db });
     },
     { prefix: '/api/v1' },
   );

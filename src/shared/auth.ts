@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, USERNAME_PATTERN } from './constants.ts';
 import { AUTH } from './messages.ts';
 import { publicUserSchema } from './users.ts';
+import { walletBalanceSchema } from './wallets.ts';
 
 const email = v.pipe(
   v.string(AUTH.emailRequired),
@@ -59,7 +60,9 @@ export type RegisterInput = v.InferOutput<typeof registerSchema>;
 
 export const messageSchema = v.object({ message: v.string() });
 
-export const memberSessionSchema = v.object({ auth: publicUserSchema, expireAt: v.string() });
+/** A member as the API shows them: the User fields plus their wallet balances (API.md "Accounts"). */
+export const memberSchema = v.object({ ...publicUserSchema.entries, balance: walletBalanceSchema });
+export const memberSessionSchema = v.object({ auth: memberSchema, expireAt: v.string() });
 export type MemberSession = v.InferOutput<typeof memberSessionSchema>;
 export const adminSessionSchema = v.object({ admin: publicUserSchema, expireAt: v.string() });
 export type AdminSession = v.InferOutput<typeof adminSessionSchema>;

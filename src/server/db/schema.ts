@@ -56,9 +56,60 @@ export type AppSecretTable = {
   created_at: string;
 };
 
+export type LedgerAccountTable = {
+  id: string;
+  /** null for the platform's own accounts. */
+  user_id: string | null;
+  /** 'business' | 'working' for members; 'platform:<purpose>' for the platform. */
+  code: string;
+  balance_cents: number;
+  held_cents: number;
+  allow_negative: number;
+  created_at: string;
+};
+
+export type LedgerTransferTable = {
+  id: string;
+  debit_account_id: string;
+  credit_account_id: string;
+  amount_cents: number;
+  phase: 'single' | 'pending' | 'post' | 'void';
+  pending_id: string | null;
+  kind: string;
+  reference: string | null;
+  description: string | null;
+  created_by: string | null;
+  created_at: string;
+};
+
+export type IdempotencyKeyTable = {
+  owner_id: string;
+  key: string;
+  request_hash: string;
+  status_code: number;
+  response_body: string;
+  created_at: string;
+};
+
+export type AuditLogTable = {
+  id: string;
+  actor_id: string;
+  action: string;
+  target_type: string;
+  target_id: string;
+  before_json: string | null;
+  after_json: string | null;
+  reason: string | null;
+  created_at: string;
+};
+
 export type Database = {
   users: UserTable;
   sessions: SessionTable;
   rate_limits: RateLimitTable;
   app_secrets: AppSecretTable;
+  ledger_accounts: LedgerAccountTable;
+  ledger_transfers: LedgerTransferTable;
+  idempotency_keys: IdempotencyKeyTable;
+  audit_log: AuditLogTable;
 };

@@ -11,10 +11,12 @@ import {
 import { errorBodySchema } from '../../../shared/errors.ts';
 import { AUTH } from '../../../shared/messages.ts';
 import type { Db } from '../../db/database.ts';
+import type { UserTable } from '../../db/schema.ts';
 import type { Csrf } from '../../http/csrf.ts';
 import { defineRoute } from '../../http/route.ts';
 import { type CookieSettings, clearSessionCookie, setSessionCookie } from '../../http/session.ts';
 import { toPublicUser } from '../users/users.service.ts';
+import { walletBalance } from '../wallets/wallets.service.ts';
 import { type NewSession, register, signIn, signOut } from './auth.service.ts';
 
 export type AuthDeps = { db: Db; csrf: Csrf; cookies: CookieSettings };
@@ -23,6 +25,11 @@ const context = (request: FastifyRequest) => ({ ip: request.ip, userAgent: reque
 
 export function registerAuthRoutes(app: FastifyInstance, { db, csrf, cookies }: AuthDeps): void {
   const tags = ['auth'];
+
+  const toMember = async (row: UserTable) => ({
+    ...toPublicUser(row),
+    balance: await walletBalance(db, row.id),
+  });
 
   const startSession = (request: FastifyRequest, reply: FastifyReply, session: NewSession) => {
     setSessionCookie(reply, session.token, new Date(session.expiresAt), cookies);
@@ -74,7 +81,7 @@ export function registerAuthRoutes(app: FastifyInstance, { db, csrf, cookies }: 
     handler: async ({ body, request, reply }) => {
       const session = await signIn(db, body, 'user', context(request), request.sessionUser?.sessionId);
       startSession(request, reply, session);
-      return { auth: toPublicUser(session.user), expireAt: session.expiresAt };
+      return { auth: await toMember(session.user), expireAt: session.expiresAt };
     },
   });
 
@@ -113,10 +120,9 @@ export function registerAuthRoutes(app: FastifyInstance, { db, csrf, cookies }: 
     access: 'signed-in',
     responses: { 200: currentSessionSchema, 401: errorBodySchema },
     handler: async ({ user }) => {
-      const person = toPublicUser(user.user);
       return user.user.role === 'admin'
-        ? { admin: person, expireAt: user.expiresAt }
-        : { auth: person, expireAt: user.expiresAt };
+        ? { admin: toPublicUser(user.user), expireAt: user.expiresAt }
+        : { auth: await toMember(user.user), expireAt: user.expiresAt };
     },
   });
 }

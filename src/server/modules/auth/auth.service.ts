@@ -15,6 +15,7 @@ import {
   setLastLogin,
 } from '../users/users.repository.ts';
 import { createUser } from '../users/users.service.ts';
+import { ensureWallets } from '../wallets/ledger.service.ts';
 import { hashPassword, isCommonPassword, verifyAgainstDummy, verifyPassword } from './passwords.ts';
 import {
   deleteExpiredSessions,
@@ -117,7 +118,7 @@ export async function register(db: Db, input: RegisterInput, ctx: RequestContext
   if (input.reffer_by && !sponsor) throw badRequest([{ field: 'reffer_by', message: AUTH.referralUnknown }]);
 
   try {
-    return await createUser(db, {
+    const member = await createUser(db, {
       username: input.username,
       email: input.email,
       password_hash: await hashPassword(input.password),
@@ -127,6 +128,8 @@ export async function register(db: Db, input: RegisterInput, ctx: RequestContext
       reffer_by: sponsor?.refferal_code ?? null,
       sponsor_id: sponsor?.id ?? null,
     });
+    await ensureWallets(db, member.id);
+    return member;
   } catch (error) {
     // Two sign-ups racing for one name: the database's unique index decides, the loser gets a 409.
     if (isUniqueViolation(error)) {

@@ -1,12 +1,14 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { formatCents } from '../../../shared/money.ts';
 import type { MemberCounts, PublicUser } from '../../../shared/users.ts';
+import { WALLET_MESSAGES } from '../../../shared/wallets.ts';
 import type { Db } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { UserTable } from '../../db/schema.ts';
-import { forbidden } from '../../http/errors.ts';
+import { forbidden, notFound } from '../../http/errors.ts';
+import { consume } from '../../http/rate-limit.ts';
 import type { SessionUser } from '../../http/session.ts';
-import { countMembers, insertUser } from './users.repository.ts';
+import { countMembers, findUserByEmail, insertUser } from './users.repository.ts';
 
 /** The API's view of a user: every spec field but the password (API.md "Accounts"). */
 export function toPublicUser(row: UserTable): PublicUser {
@@ -98,4 +100,17 @@ export async function memberCounts(db: Db, asker: SessionUser, now = new Date())
     Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()),
   ).toISOString();
   return countMembers(db, startOfDay);
+}
+
+/**
+ * The recipient lookup: a member by exact e-mail, showing only what the transfer form needs. Admins
+ * are never found, and a signed-in person may look up at most 60 e-mails a minute (no directory harvesting).
+ */
+export async function lookupByEmail(db: Db, asker: SessionUser, email: string) {
+  await consume(db, `lookup:${asker.user.id}`, { max: 60, windowMs: 60_000 });
+  const found = await findUserByEmail(db, email);
+  if (found?.role !== 'user') throw notFound(WALLET_MESSAGES.noUserWithEmail);
+  return {
+    emailuser: { id: found.id, fullname: found.fullname, username: found.username, email: found.email },
+  };
 }

@@ -1,0 +1,130 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import type { LedgerAccountTable, LedgerTransferTable } from '../../db/schema.ts';
+
+// The only SQL of the ledger. Every balance change is one guarded UPDATE: the check and the write are
+// one statement under the row's lock, so concurrent requests cannot both spend the same cents.
+
+export async function insertAccountIfMissing(trx: Db, account: LedgerAccountTable): Promise<void> {
+  await trx
+    .insertInto('ledger_accounts')
+    .values(account)
+    .onConflict((oc) => oc.column('id').doNothing())
+    .execute();
+}
+
+export async function findAccounts(trx: Db, ids: string[]): Promise<LedgerAccountTable[]> {
+  if (ids.length === 0) return [];
+  return trx.selectFrom('ledger_accounts').selectAll().where('id', 'in', ids).execute();
+}
+
+/** Takes money out when the available balance covers it; false when it does not. */
+export async function debitIfAvailable(trx: Db, id: string, amountCents: number): Promise<boolean> {
+  const result = await trx
+    .updateTable('ledger_accounts')
+    .set({ balance_cents: sql`balance_cents - ${amountCents}` })
+    .where('id', '=', id)
+    .where((eb) =>
+      eb.or([eb('allow_negative', '=', 1), eb(sql`balance_cents - held_cents`, '>=', amountCents)]),
+    )
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function credit(trx: Db, id: string, amountCents: number): Promise<void> {
+  await trx
+    .updateTable('ledger_accounts')
+    .set({ balance_cents: sql`balance_cents + ${amountCents}` })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Holds money (it leaves the available balance) when the available balance covers it. */
+export async function holdIfAvailable(trx: Db, id: string, amountCents: number): Promise<boolean> {
+  const result = await trx
+    .updateTable('ledger_accounts')
+    .set({ held_cents: sql`held_cents + ${amountCents}` })
+    .where('id', '=', id)
+    .where((eb) =>
+      eb.or([eb('allow_negative', '=', 1), eb(sql`balance_cents - held_cents`, '>=', amountCents)]),
+    )
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Ends a hold: released back (void) or spent (post, which also lowers the balance). */
+export async function settleHold(trx: Db, id: string, amountCents: number, spent: boolean): Promise<void> {
+  await trx
+    .updateTable('ledger_accounts')
+    .set({
+      held_cents: sql`held_cents - ${amountCents}`,
+      ...(spent ? { balance_cents: sql`balance_cents - ${amountCents}` } : {}),
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function insertTransfer(trx: Db, transfer: LedgerTransferTable): Promise<void> {
+  await trx.insertInto('ledger_transfers').values(transfer).execute();
+}
+
+export async function findTransfer(trx: Db, id: string): Promise<LedgerTransferTable | undefined> {
+  return trx.selectFrom('ledger_transfers').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function findSettlement(trx: Db, pendingId: string): Promise<LedgerTransferTable | undefined> {
+  return trx
+    .selectFrom('ledger_transfers')
+    .selectAll()
+    .where('pending_id', '=', pendingId)
+    .executeTakeFirst();
+}
+
+/** Every account with its owner's e-mail, for reconciliation. */
+export async function allAccounts(db: Db) {
+  return db
+    .selectFrom('ledger_accounts')
+    .leftJoin('users', 'users.id', 'ledger_accounts.user_id')
+    .select([
+      'ledger_accounts.id',
+      'ledger_accounts.code',
+      'ledger_accounts.balance_cents',
+      'ledger_accounts.held_cents',
+      'users.email',
+    ])
+    .execute();
+}
+
+/** Sums of the entries per account and phase, from which balances are recomputed. */
+export async function entrySums(db: Db) {
+  const [credits, debits] = await Promise.all([
+    db
+      .selectFrom('ledger_transfers')
+      .select([
+        'credit_account_id as account_id',
+        'phase',
+        (eb) => eb.fn.sum<number>('amount_cents').as('total'),
+      ])
+      .groupBy(['credit_account_id', 'phase'])
+      .execute(),
+    db
+      .selectFrom('ledger_transfers')
+      .select([
+        'debit_account_id as account_id',
+        'phase',
+        (eb) => eb.fn.sum<number>('amount_cents').as('total'),
+      ])
+      .groupBy(['debit_account_id', 'phase'])
+      .execute(),
+  ]);
+  return { credits, debits };
+}
+
+export async function balancesOf(db: Db, ids: string[]) {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('ledger_accounts')
+    .select(['id', 'balance_cents', 'held_cents'])
+    .where('id', 'in', ids)
+    .execute();
+}

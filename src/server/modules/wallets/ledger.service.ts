@@ -1,0 +1,188 @@
+import { randomUUID } from 'node:crypto';
+import { formatCents } from '../../../shared/money.ts';
+import type { Reconciliation, Wallet } from '../../../shared/wallets.ts';
+import { WALLET_MESSAGES, WALLETS } from '../../../shared/wallets.ts';
+import type { Db } from '../../db/database.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import type { LedgerTransferTable } from '../../db/schema.ts';
+import { AppError, conflict } from '../../http/errors.ts';
+import {
+  allAccounts,
+  credit,
+  debitIfAvailable,
+  entrySums,
+  findSettlement,
+  findTransfer,
+  holdIfAvailable,
+  insertAccountIfMissing,
+  insertTransfer,
+  settleHold,
+} from './ledger.repository.ts';
+
+// The double-entry ledger. Each function takes the caller's transaction: the money moves, the
+// transfer row, and whatever caused it (an idempotency record, an audit entry) commit together.
+
+export const walletAccountId = (userId: string, wallet: Wallet) => `${userId}:${wallet}`;
+export const PLATFORM = {
+  adjustments: 'platform:adjustments',
+  deposits: 'platform:deposits',
+  withdrawals: 'platform:withdrawals',
+  income: 'platform:income',
+  fees: 'platform:fees',
+} as const;
+
+export const insufficientBalance = () => new AppError(422, WALLET_MESSAGES.insufficient);
+
+/** A member's two wallets, created on first need. */
+export async function ensureWallets(trx: Db, userId: string): Promise<void> {
+  const createdAt = new Date().toISOString();
+  for (const wallet of WALLETS) {
+    await insertAccountIfMissing(trx, {
+      id: walletAccountId(userId, wallet),
+      user_id: userId,
+      code: wallet,
+      balance_cents: 0,
+      held_cents: 0,
+      allow_negative: 0,
+      created_at: createdAt,
+    });
+  }
+}
+
+export type Move = {
+  debitAccountId: string;
+  creditAccountId: string;
+  amountCents: number;
+  kind: string;
+  reference?: string | null;
+  description?: string | null;
+  createdBy?: string | null;
+};
+
+function newRow(
+  move: Move,
+  phase: LedgerTransferTable['phase'],
+  pendingId: string | null = null,
+): LedgerTransferTable {
+  if (!Number.isSafeInteger(move.amountCents) || move.amountCents <= 0)
+    throw new RangeError('amount must be positive cents');
+  if (move.debitAccountId === move.creditAccountId) throw new RangeError('a transfer needs two accounts');
+  return {
+    id: randomUUID(),
+    debit_account_id: move.debitAccountId,
+    credit_account_id: move.creditAccountId,
+    amount_cents: move.amountCents,
+    phase,
+    pending_id: pendingId,
+    kind: move.kind,
+    reference: move.reference ?? null,
+    description: move.description ?? null,
+    created_by: move.createdBy ?? null,
+    created_at: new Date().toISOString(),
+  };
+}
+
+/**
+ * Moves money at once. The two account rows are changed in a fixed order (by id), so two transfers
+ * in opposite directions cannot deadlock on PostgreSQL; a failed debit rolls back the whole transaction.
+ */
+export async function postTransfer(trx: Db, move: Move): Promise<LedgerTransferTable> {
+  const row = newRow(move, 'single');
+  const steps = [
+    { id: move.debitAccountId, run: () => debitIfAvailable(trx, move.debitAccountId, move.amountCents) },
+    {
+      id: move.creditAccountId,
+      run: () => credit(trx, move.creditAccountId, move.amountCents).then(() => true),
+    },
+  ].sort((a, b) => (a.id < b.id ? -1 : 1));
+  for (const step of steps) if (!(await step.run())) throw insufficientBalance();
+  await insertTransfer(trx, row);
+  return row;
+}
+
+/** Holds money for a pending transfer: it leaves the debit account's available balance now. */
+export async function holdTransfer(trx: Db, move: Move): Promise<LedgerTransferTable> {
+  const row = newRow(move, 'pending');
+  if (!(await holdIfAvailable(trx, move.debitAccountId, move.amountCents))) throw insufficientBalance();
+  await insertTransfer(trx, row);
+  return row;
+}
+
+/** Settles a hold exactly once: post (the money reaches the credit account) or void (it returns). */
+export async function settlePending(
+  trx: Db,
+  pendingId: string,
+  outcome: 'post' | 'void',
+  createdBy?: string | null,
+): Promise<LedgerTransferTable> {
+  const pending = await findTransfer(trx, pendingId);
+  if (pending?.phase !== 'pending') throw new AppError(404, 'No pending transfer with this id');
+  if (await findSettlement(trx, pendingId)) throw conflict('This pending transfer is already settled');
+  const row = newRow(
+    {
+      debitAccountId: pending.debit_account_id,
+      creditAccountId: pending.credit_account_id,
+      amountCents: Number(pending.amount_cents),
+      kind: pending.kind,
+      reference: pending.reference,
+      description: pending.description,
+      createdBy,
+    },
+    outcome,
+    pending.id,
+  );
+  // The unique pending_id index is the last word: of two racing settlements, one insert fails.
+  try {
+    await insertTransfer(trx, row);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict('This pending transfer is already settled');
+    throw error;
+  }
+  await settleHold(trx, pending.debit_account_id, Number(pending.amount_cents), outcome === 'post');
+  if (outcome === 'post') await credit(trx, pending.credit_account_id, Number(pending.amount_cents));
+  return row;
+}
+
+/** Recomputes every balance from the entries and compares it with the cached one; the sum of all accounts must be 0. */
+export async function reconcile(db: Db): Promise<Reconciliation> {
+  const [accounts, { credits, debits }] = await Promise.all([allAccounts(db), entrySums(db)]);
+  const computed = new Map<string, { balance: number; held: number }>();
+  const at = (id: string) => {
+    const entry = computed.get(id) ?? { balance: 0, held: 0 };
+    computed.set(id, entry);
+    return entry;
+  };
+  for (const { account_id, phase, total } of credits) {
+    if (phase === 'single' || phase === 'post') at(account_id).balance += Number(total);
+  }
+  for (const { account_id, phase, total } of debits) {
+    const entry = at(account_id);
+    if (phase === 'single' || phase === 'post') entry.balance -= Number(total);
+    if (phase === 'pending') entry.held += Number(total);
+    if (phase === 'post' || phase === 'void') entry.held -= Number(total);
+  }
+  let sum = 0;
+  const mismatches: Reconciliation['mismatches'] = [];
+  for (const account of accounts) {
+    const cached = Number(account.balance_cents);
+    const held = Number(account.held_cents);
+    const expected = computed.get(account.id) ?? { balance: 0, held: 0 };
+    sum += cached;
+    if (cached !== expected.balance || held !== expected.held) {
+      mismatches.push({
+        account_id: account.id,
+        code: account.code,
+        owner_email: account.email ?? null,
+        cached: `${formatCents(cached)} (held ${formatCents(held)})`,
+        computed: `${formatCents(expected.balance)} (held ${formatCents(expected.held)})`,
+      });
+    }
+  }
+  return {
+    balanced: sum === 0 && mismatches.length === 0,
+    ledger_sum: formatCents(sum),
+    accounts_checked: accounts.length,
+    mismatches,
+    checked_at: new Date().toISOString(),
+  };
+}

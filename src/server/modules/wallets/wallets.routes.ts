@@ -1,0 +1,57 @@
+import type { FastifyInstance } from 'fastify';
+import { errorBodySchema } from '../../../shared/errors.ts';
+import {
+  adjustmentResultSchema,
+  adjustmentSchema,
+  reconciliationSchema,
+  walletBalanceSchema,
+} from '../../../shared/wallets.ts';
+import type { Db } from '../../db/database.ts';
+import { defineRoute } from '../../http/route.ts';
+import { reconcile } from './ledger.service.ts';
+import { adjustBalance, walletBalance } from './wallets.service.ts';
+
+export function registerWalletsRoutes(app: FastifyInstance, { db }: { db: Db }): void {
+  defineRoute(app, {
+    method: 'GET',
+    url: '/wallet/balance',
+    summary:
+      "The signed-in member's available balances: business (Active Wallet) and working (Income Working)",
+    tags: ['wallets'],
+    access: 'member',
+    responses: { 200: walletBalanceSchema, 401: errorBodySchema, 403: errorBodySchema },
+    handler: async ({ user }) => walletBalance(db, user.user.id),
+  });
+
+  defineRoute(app, {
+    method: 'POST',
+    url: '/admin/adjustments',
+    summary: "Credit or debit a member's wallet with a reason (audited); accepts an Idempotency-Key header",
+    tags: ['wallets', 'admin'],
+    access: 'admin',
+    body: adjustmentSchema,
+    responses: {
+      201: adjustmentResultSchema,
+      400: errorBodySchema,
+      404: errorBodySchema,
+      409: errorBodySchema,
+      422: errorBodySchema,
+    },
+    handler: async ({ body, user, request, reply }) => {
+      const key = request.headers['idempotency-key'];
+      const outcome = await adjustBalance(db, user, body, typeof key === 'string' ? key : undefined);
+      return reply.status(outcome.statusCode).send(outcome.body);
+    },
+  });
+
+  defineRoute(app, {
+    method: 'GET',
+    url: '/ledger/reconciliation',
+    summary:
+      'Proof that the books hold: every account recomputed from its entries, and the ledger summing to zero',
+    tags: ['wallets', 'admin'],
+    access: 'admin',
+    responses: { 200: reconciliationSchema, 401: errorBodySchema, 403: errorBodySchema },
+    handler: async () => reconcile(db),
+  });
+}
