@@ -42,8 +42,14 @@ async function ensureCsrfToken(): Promise<string> {
   return readCookie(CSRF_COOKIE) ?? '';
 }
 
-async function send(method: string, path: string, body?: unknown, csrfToken?: string): Promise<Response> {
-  const headers: Record<string, string> = { accept: 'application/json' };
+async function send(
+  method: string,
+  path: string,
+  body?: unknown,
+  csrfToken?: string,
+  extraHeaders?: Record<string, string>,
+): Promise<Response> {
+  const headers: Record<string, string> = { ...extraHeaders, accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (csrfToken !== undefined) headers[CSRF_HEADER] = csrfToken;
   return fetch(`${API_BASE}${path}`, {
@@ -68,14 +74,16 @@ export async function api<T>(
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
   path: string,
   body?: unknown,
+  /** Extra request headers, e.g. an Idempotency-Key for a money-moving call. */
+  headers?: Record<string, string>,
 ): Promise<T> {
   const safe = method === 'GET';
-  let response = await send(method, path, body, safe ? undefined : await ensureCsrfToken());
+  let response = await send(method, path, body, safe ? undefined : await ensureCsrfToken(), headers);
   let parsed = await readBody(response);
   // A token from before a sign-in elsewhere in this browser: fetch a fresh one and try once more.
   if (!safe && response.status === 403 && (parsed as ErrorBody | undefined)?.error === 'csrf') {
     await send('GET', '/auth/csrf');
-    response = await send(method, path, body, readCookie(CSRF_COOKIE) ?? '');
+    response = await send(method, path, body, readCookie(CSRF_COOKIE) ?? '', headers);
     parsed = await readBody(response);
   }
   if (!response.ok) {

@@ -1,0 +1,66 @@
+import { type QueryClient, queryOptions } from '@tanstack/react-query';
+import type * as v from 'valibot';
+import { formatCents } from '../../../shared/money.ts';
+import type {
+  AdjustmentInput,
+  adjustmentResultSchema,
+  emailUserSchema,
+  Reconciliation,
+  WalletBalance,
+} from '../../../shared/wallets.ts';
+import { api } from '../../lib/http.ts';
+
+export type EmailUser = v.InferOutput<typeof emailUserSchema>['emailuser'];
+export type AdjustmentResult = v.InferOutput<typeof adjustmentResultSchema>;
+
+/** The signed-in member's available balances. Money changes behind the member's back: always re-asked on a visit. */
+export const walletBalanceQuery = queryOptions({
+  queryKey: ['wallet', 'balance'],
+  queryFn: () => api<WalletBalance>('GET', '/wallet/balance'),
+  staleTime: 0,
+});
+
+// Not under the ['admin'] key: that one is the persisted admin session, and only sessions may reach localStorage.
+export const reconciliationQuery = queryOptions({
+  queryKey: ['ledger', 'reconciliation'],
+  queryFn: () => api<Reconciliation>('GET', '/ledger/reconciliation'),
+  staleTime: 0,
+});
+
+export async function findUserByEmail(email: string): Promise<EmailUser> {
+  const { emailuser } = await api<v.InferOutput<typeof emailUserSchema>>(
+    'GET',
+    `/users?email=${encodeURIComponent(email)}`,
+  );
+  return emailuser;
+}
+
+/** A v4 UUID; crypto.randomUUID exists only on secure origins (https or localhost). */
+function newIdempotencyKey(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x40;
+  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/**
+ * One call per form submission, with a key of its own: the CSRF retry inside api() resends the same key,
+ * so a submission can never credit twice, while a second submission is a second adjustment on purpose.
+ */
+export function applyAdjustment(input: AdjustmentInput): Promise<AdjustmentResult> {
+  return api<AdjustmentResult>(
+    'POST',
+    '/admin/adjustments',
+    { ...input, amount: formatCents(input.amount) },
+    { 'Idempotency-Key': newIdempotencyKey() },
+  );
+}
+
+/** After an adjustment: the counts, the ledger check and any balance shown are out of date. */
+export async function refreshAfterAdjustment(queryClient: QueryClient): Promise<void> {
+  await Promise.all(
+    [['users'], ['ledger'], ['wallet']].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
+  );
+}

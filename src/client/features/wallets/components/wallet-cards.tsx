@@ -1,0 +1,34 @@
+import { useQuery } from '@tanstack/react-query';
+import { WALLET_LABELS, WALLETS } from '../../../../shared/wallets.ts';
+import { formatMoney } from '../../../lib/format.ts';
+import { errorText } from '../../../lib/http.ts';
+import { Spinner } from '../../../ui/spinner.tsx';
+import { walletBalanceQuery } from '../api.ts';
+
+/** The member's two wallets and what each holds now (available balance, in US dollars). */
+export function WalletCards() {
+  const { data, isPending, error, refetch } = useQuery(walletBalanceQuery);
+  if (isPending) return <Spinner label="Loading your balances" />;
+  if (error)
+    return (
+      <div className="card error-view" role="alert">
+        <p>{errorText(error)}</p>
+        <button type="button" className="button" onClick={() => refetch()}>
+          Try again
+        </button>
+      </div>
+    );
+  return (
+    <section aria-labelledby="wallets-title">
+      <h2 id="wallets-title">Your wallets</h2>
+      <dl className="stat-grid">
+        {WALLETS.map((wallet) => (
+          <div className="stat" key={wallet}>
+            <dt>{WALLET_LABELS[wallet]}</dt>
+            <dd data-testid={`balance-${wallet}`}>{formatMoney(data[wallet])}</dd>
+          </div>
+        ))}
+      </dl>
+    </section>
+  );
+}
