@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { WALLET_MESSAGES } from '../../../shared/wallets.ts';
 import type { Db } from '../../db/database.ts';
-import { isUniqueViolation } from '../../db/errors.ts';
 import { badRequest, conflict } from '../../http/errors.ts';
 import { findKey, insertKey } from './idempotency.repository.ts';
 
@@ -50,10 +49,10 @@ export async function runOnce(
     });
   } catch (error) {
     // A concurrent request with the same key committed first: ours rolled back whole; answer with theirs.
-    if (isUniqueViolation(error)) {
-      const winner = await replay();
-      if (winner) return winner;
-    }
+    // Ours may have failed on the key's unique index, or earlier, on money the winner had already moved
+    // (a 422 for a debit that in fact succeeded once), so any failure looks for a winner first.
+    const winner = await replay();
+    if (winner) return winner;
     throw error;
   }
 }
