@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GENERIC } from '../../src/shared/messages.ts';
-import { ApiClient, registerMember, signedInMember } from '../helpers/client.ts';
-import { ADMIN, startServer, type TestServer } from '../helpers/server.ts';
+import { ApiClient, registerMember, signedInAdminClient, signedInMember } from '../helpers/client.ts';
+import { startServer, type TestServer } from '../helpers/server.ts';
 
 // GET /users/counts: the admin dashboard's member counts (admins themselves are not members).
 
@@ -9,8 +9,7 @@ let server: TestServer;
 let admin: ApiClient;
 beforeAll(async () => {
   server = await startServer();
-  admin = new ApiClient(server.baseUrl);
-  await admin.signIn(ADMIN, '/auth/adminsignin');
+  admin = await signedInAdminClient(server.baseUrl);
 });
 afterAll(async () => server?.stop());
 

@@ -7,7 +7,7 @@ import {
 } from '../../src/server/modules/wallets/ledger.service.ts';
 import { GENERIC } from '../../src/shared/messages.ts';
 import { WALLET_MESSAGES } from '../../src/shared/wallets.ts';
-import { ApiClient, registerMember, signedInMember } from '../helpers/client.ts';
+import { ApiClient, registerMember, signedInAdminClient, signedInMember } from '../helpers/client.ts';
 import { ADMIN, startServer, type TestServer } from '../helpers/server.ts';
 
 // GET /wallet/balance (the signed-in member's available money) and GET /users?email= (the transfer
@@ -17,8 +17,7 @@ let server: TestServer;
 let admin: ApiClient;
 beforeAll(async () => {
   server = await startServer();
-  admin = new ApiClient(server.baseUrl);
-  await admin.signIn(ADMIN, '/auth/adminsignin');
+  admin = await signedInAdminClient(server.baseUrl);
 });
 afterAll(async () => server?.stop());
 

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WALLET_MESSAGES } from '../../src/shared/wallets.ts';
-import { ApiClient, signedInMember } from '../helpers/client.ts';
-import { ADMIN, startServer, type TestServer } from '../helpers/server.ts';
+import { type ApiClient, signedInAdminClient, signedInMember } from '../helpers/client.ts';
+import { startServer, type TestServer } from '../helpers/server.ts';
 
 // RULES.md: "A member wallet can never go below zero. The balance check and the write are one atomic
 // step, safe under any number of concurrent requests, on SQLite and on PostgreSQL." Over real HTTP:
@@ -12,8 +12,7 @@ let server: TestServer;
 let admin: ApiClient;
 beforeAll(async () => {
   server = await startServer();
-  admin = new ApiClient(server.baseUrl);
-  await admin.signIn(ADMIN, '/auth/adminsignin');
+  admin = await signedInAdminClient(server.baseUrl);
 });
 afterAll(async () => server?.stop());
 

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WALLET_MESSAGES } from '../../src/shared/wallets.ts';
-import { ApiClient, signedInMember } from '../helpers/client.ts';
-import { ADMIN, startServer, type TestServer } from '../helpers/server.ts';
+import { type ApiClient, signedInAdminClient, signedInMember } from '../helpers/client.ts';
+import { startServer, type TestServer } from '../helpers/server.ts';
 
 // RULES.md "Wallets and the ledger": a repeat with the same Idempotency-Key and body returns the first
 // result and moves nothing; the same key with another body is a 409. Checked on POST /admin/adjustments,
@@ -12,8 +12,7 @@ let server: TestServer;
 let admin: ApiClient;
 beforeAll(async () => {
   server = await startServer();
-  admin = new ApiClient(server.baseUrl);
-  await admin.signIn(ADMIN, '/auth/adminsignin');
+  admin = await signedInAdminClient(server.baseUrl);
 });
 afterAll(async () => server?.stop());
 

@@ -1,4 +1,5 @@
 import { API_BASE, CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE } from '../../src/shared/constants.ts';
+import { ADMIN } from './server.ts';
 
 // A cookie-keeping HTTP client that behaves like the browser app: it fetches a CSRF token first and
 // sends it back in the header on every state-changing call.
@@ -124,4 +125,11 @@ export async function signedInMember(baseUrl: string, overrides: Record<string, 
   const client = new ApiClient(baseUrl);
   const res = await client.signIn(member);
   return { member, client, auth: res.body.auth, expireAt: res.body.expireAt as string };
+}
+
+/** A client signed in as the test server's root admin. */
+export async function signedInAdminClient(baseUrl: string): Promise<ApiClient> {
+  const admin = new ApiClient(baseUrl);
+  await admin.signIn(ADMIN, '/auth/adminsignin');
+  return admin;
 }

@@ -1,10 +1,8 @@
 import { useNavigate } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
-import * as v from 'valibot';
 import { registerSchema } from '../../../../shared/auth.ts';
 import { PASSWORD_MIN_LENGTH } from '../../../../shared/constants.ts';
-import { issuesToFieldErrors } from '../../../../shared/errors.ts';
-import { firstErrorPerField } from '../../../lib/field-errors.ts';
+import { validateForm } from '../../../lib/field-errors.ts';
 import { ApiError, errorText } from '../../../lib/http.ts';
 import { ErrorDialog, SuccessDialog } from '../../../ui/dialogs.tsx';
 import { FormField } from '../../../ui/form-field.tsx';
@@ -40,9 +38,9 @@ export function RegistrationForm({ referralCode }: { referralCode?: string }) {
   async function submit(event: FormEvent) {
     event.preventDefault();
     // The same schema the server validates with, so a mistake shows before any request is made.
-    const parsed = v.safeParse(registerSchema, fields);
-    if (!parsed.success) {
-      setErrors(firstErrorPerField(issuesToFieldErrors(parsed.issues)));
+    const parsed = validateForm(registerSchema, fields);
+    if (parsed.errors) {
+      setErrors(parsed.errors);
       return;
     }
     setErrors({});

@@ -1,10 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
-import * as v from 'valibot';
 import { signInSchema } from '../../../../shared/auth.ts';
-import { issuesToFieldErrors } from '../../../../shared/errors.ts';
-import { firstErrorPerField } from '../../../lib/field-errors.ts';
+import { validateForm } from '../../../lib/field-errors.ts';
 import { errorText } from '../../../lib/http.ts';
 import { ErrorDialog } from '../../../ui/dialogs.tsx';
 import { FormField } from '../../../ui/form-field.tsx';
@@ -21,9 +19,9 @@ export function SignInForm({ area, redirectTo }: { area: 'member' | 'admin'; red
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const parsed = v.safeParse(signInSchema, fields);
-    if (!parsed.success) {
-      setFieldErrors(firstErrorPerField(issuesToFieldErrors(parsed.issues)));
+    const parsed = validateForm(signInSchema, fields);
+    if (parsed.errors) {
+      setFieldErrors(parsed.errors);
       return;
     }
     setFieldErrors({});

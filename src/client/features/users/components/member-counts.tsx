@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { errorText } from '../../../lib/http.ts';
+import { QueryError } from '../../../ui/query-error.tsx';
 import { Spinner } from '../../../ui/spinner.tsx';
 import { memberCountsQuery } from '../api.ts';
 
@@ -14,15 +14,7 @@ const CARDS = [
 export function MemberCounts() {
   const { data, isPending, error, refetch } = useQuery(memberCountsQuery);
   if (isPending) return <Spinner label="Loading member counts" />;
-  if (error)
-    return (
-      <div className="card error-view" role="alert">
-        <p>{errorText(error)}</p>
-        <button type="button" className="button" onClick={() => refetch()}>
-          Try again
-        </button>
-      </div>
-    );
+  if (error) return <QueryError error={error} onRetry={() => refetch()} />;
   return (
     <section aria-labelledby="counts-title">
       <h2 id="counts-title">Members</h2>

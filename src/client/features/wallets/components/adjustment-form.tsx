@@ -1,7 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type KeyboardEvent, useState } from 'react';
 import * as v from 'valibot';
-import { issuesToFieldErrors } from '../../../../shared/errors.ts';
 import {
   adjustmentSchema,
   emailLookupQuerySchema,
@@ -9,7 +8,7 @@ import {
   WALLETS,
   type Wallet,
 } from '../../../../shared/wallets.ts';
-import { firstErrorPerField } from '../../../lib/field-errors.ts';
+import { validateForm } from '../../../lib/field-errors.ts';
 import { ApiError, errorText } from '../../../lib/http.ts';
 import { ErrorDialog, SuccessDialog } from '../../../ui/dialogs.tsx';
 import { FormField, SelectField, TextAreaField } from '../../../ui/form-field.tsx';
@@ -76,15 +75,15 @@ export function AdjustmentForm() {
   async function submit(event: FormEvent) {
     event.preventDefault();
     // The schema the server validates with: a mistake shows before any request is made.
-    const parsed = v.safeParse(adjustmentSchema, {
+    const parsed = validateForm(adjustmentSchema, {
       user_id: member?.id ?? '',
       wallet: fields.wallet,
       direction: fields.direction,
       amount: fields.amount,
       reason: fields.reason,
     });
-    if (!parsed.success) {
-      setErrors(firstErrorPerField(issuesToFieldErrors(parsed.issues)));
+    if (parsed.errors) {
+      setErrors(parsed.errors);
       return;
     }
     setErrors({});

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { formatDateTime, formatMoney } from '../../../lib/format.ts';
-import { errorText } from '../../../lib/http.ts';
+import { QueryError } from '../../../ui/query-error.tsx';
 import { Spinner } from '../../../ui/spinner.tsx';
 import { reconciliationQuery } from '../api.ts';
 
@@ -13,12 +13,7 @@ export function ReconciliationStatus() {
       {isPending ? (
         <Spinner label="Checking the ledger" />
       ) : error ? (
-        <div className="error-view" role="alert">
-          <p>{errorText(error)}</p>
-          <button type="button" className="button" onClick={() => refetch()}>
-            Try again
-          </button>
-        </div>
+        <QueryError error={error} onRetry={() => refetch()} />
       ) : (
         <>
           <p className="row">

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { WALLET_LABELS, WALLETS } from '../../../../shared/wallets.ts';
 import { formatMoney } from '../../../lib/format.ts';
-import { errorText } from '../../../lib/http.ts';
+import { QueryError } from '../../../ui/query-error.tsx';
 import { Spinner } from '../../../ui/spinner.tsx';
 import { walletBalanceQuery } from '../api.ts';
 
@@ -9,15 +9,7 @@ import { walletBalanceQuery } from '../api.ts';
 export function WalletCards() {
   const { data, isPending, error, refetch } = useQuery(walletBalanceQuery);
   if (isPending) return <Spinner label="Loading your balances" />;
-  if (error)
-    return (
-      <div className="card error-view" role="alert">
-        <p>{errorText(error)}</p>
-        <button type="button" className="button" onClick={() => refetch()}>
-          Try again
-        </button>
-      </div>
-    );
+  if (error) return <QueryError error={error} onRetry={() => refetch()} />;
   return (
     <section aria-labelledby="wallets-title">
       <h2 id="wallets-title">Your wallets</h2>
