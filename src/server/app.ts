@@ -13,6 +13,7 @@ import { registerClient } from './http/static-files.ts';
 import { registerAuthRoutes } from './modules/auth/auth.routes.ts';
 import { getOrCreateSecret } from './modules/auth/secrets.repository.ts';
 import { registerHealthRoutes } from './modules/health.routes.ts';
+import { registerTransfersRoutes } from './modules/transfers/transfers.routes.ts';
 import { registerUsersRoutes } from './modules/users/users.routes.ts';
 import { registerWalletsRoutes } from './modules/wallets/wallets.routes.ts';
 
@@ -81,6 +82,7 @@ export async function buildApp(config: Config): Promise<App> {
       registerAuthRoutes(api, { db, csrf, cookies });
       registerUsersRoutes(api, { db });
       registerWalletsRoutes(api, { db });
+      registerTransfersRoutes(api, { db });
     },
     { prefix: '/api/v1' },
   );

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { walletBalanceSchema } from './wallets.ts';
 
 // The User entity of spec section 3 as the API shows it: every field but the password.
 // Money-like fields (business, business_balance) are decimal strings, as every amount the API returns.
@@ -53,3 +54,36 @@ export type MemberCounts = v.InferOutput<typeof memberCountsSchema>;
 export function referralLink(origin: string, code: string): string {
   return `${origin}/registration?ref=${encodeURIComponent(code)}`;
 }
+
+/** GET /users/{id}: a member with their balances (API.md "Accounts"); an admin record has none. */
+export const singleUserSchema = v.object({
+  singleuser: v.object({ ...publicUserSchema.entries, balance: v.optional(walletBalanceSchema) }),
+});
+export const userIdParamsSchema = v.object({ id: v.pipe(v.string(), v.nonEmpty()) });
+
+export const USER_MESSAGES = {
+  roleLocked: 'The role cannot be changed',
+  updated: 'User updated successfully',
+  nothingToChange: 'Send at least one field to change',
+  noMember: 'No member with this id',
+} as const;
+
+/**
+ * PUT /users/{id} (admin): the account flags of spec 3. The role is shown but never changes (spec 6);
+ * sending it is a 400. updated_at is accepted as the spec's client sends it, and set by the server.
+ */
+export const userUpdateSchema = v.pipe(
+  v.object({
+    status: v.optional(v.picklist(USER_STATUSES, 'Status is unblock or block')),
+    is_active: v.optional(v.picklist(ACTIVE_FLAGS, 'is_active is active or inactive')),
+    roi_status: v.optional(v.picklist(OPEN_CLOSE, 'roi_status is open or close')),
+    level_status: v.optional(v.picklist(OPEN_CLOSE, 'level_status is open or close')),
+    role: v.optional(v.never(USER_MESSAGES.roleLocked)),
+    updated_at: v.optional(v.string()),
+  }),
+  v.check(
+    (input) => ['status', 'is_active', 'roi_status', 'level_status'].some((k) => k in input),
+    USER_MESSAGES.nothingToChange,
+  ),
+);
+export type UserUpdate = v.InferOutput<typeof userUpdateSchema>;

@@ -87,6 +87,9 @@ export class ApiClient {
   post<T = Json>(path: string, body?: unknown, headers?: Record<string, string>) {
     return this.request<T>('POST', path, { body, headers });
   }
+  put<T = Json>(path: string, body?: unknown, headers?: Record<string, string>) {
+    return this.request<T>('PUT', path, { body, headers });
+  }
 
   /** Signs in at /auth/signin (or /auth/adminsignin) and fails loudly when that does not answer 200. */
   async signIn(credentials: { email: string; password: string }, path = '/auth/signin') {
@@ -132,4 +135,30 @@ export async function signedInAdminClient(baseUrl: string): Promise<ApiClient> {
   const admin = new ApiClient(baseUrl);
   await admin.signIn(ADMIN, '/auth/adminsignin');
   return admin;
+}
+
+/**
+ * A signed-in member whose account an admin has made active (RULES.md: inactive members cannot
+ * send transfers) and whose wallets the admin has credited through audited adjustments.
+ */
+export async function fundedMember(
+  baseUrl: string,
+  admin: ApiClient,
+  funds: { business?: string; working?: string } = {},
+  overrides: Record<string, unknown> = {},
+) {
+  const member = await signedInMember(baseUrl, overrides);
+  const activated = await admin.put(`/users/${member.auth.id}`, { is_active: 'active' });
+  if (activated.status !== 200) throw new Error(`activation answered ${activated.status}: ${activated.text}`);
+  for (const [wallet, amount] of Object.entries(funds)) {
+    const res = await admin.post('/admin/adjustments', {
+      user_id: member.auth.id,
+      wallet,
+      direction: 'credit',
+      amount,
+      reason: 'Test funding',
+    });
+    if (res.status !== 201) throw new Error(`funding answered ${res.status}: ${res.text}`);
+  }
+  return member;
 }

@@ -2,11 +2,13 @@ import { type Migration, Migrator } from 'kysely';
 import type { Db } from './database.ts';
 import * as accounts from './migrations/0001-accounts.ts';
 import * as ledger from './migrations/0002-ledger.ts';
+import * as transfers from './migrations/0003-transfers.ts';
 
 // Migrations are listed here, in order, rather than read from disk, so they run the same from any working directory.
 const migrations: Record<string, Migration> = {
   '0001-accounts': accounts,
   '0002-ledger': ledger,
+  '0003-transfers': transfers,
 };
 
 export async function migrateToLatest(db: Db): Promise<void> {

@@ -103,6 +103,13 @@ export type AuditLogTable = {
   created_at: string;
 };
 
+export type TransferDailyTotalTable = {
+  user_id: string;
+  /** YYYY-MM-DD, UTC. */
+  day: string;
+  amount_cents: number;
+};
+
 export type Database = {
   users: UserTable;
   sessions: SessionTable;
@@ -112,4 +119,5 @@ export type Database = {
   ledger_transfers: LedgerTransferTable;
   idempotency_keys: IdempotencyKeyTable;
   audit_log: AuditLogTable;
+  transfer_daily_totals: TransferDailyTotalTable;
 };

@@ -68,3 +68,13 @@ export async function countMembers(db: Db, sinceIso: string) {
     joinedToday: Number(row.joinedToday ?? 0),
   };
 }
+
+export async function updateUserFlags(
+  db: Db,
+  id: string,
+  changes: Partial<Pick<UserTable, 'status' | 'is_active' | 'roi_status' | 'level_status'>> & {
+    updated_at: string;
+  },
+): Promise<void> {
+  await db.updateTable('users').set(changes).where('id', '=', id).execute();
+}

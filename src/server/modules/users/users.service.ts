@@ -1,6 +1,6 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { formatCents } from '../../../shared/money.ts';
-import type { MemberCounts, PublicUser } from '../../../shared/users.ts';
+import { type MemberCounts, type PublicUser, USER_MESSAGES, type UserUpdate } from '../../../shared/users.ts';
 import { WALLET_MESSAGES } from '../../../shared/wallets.ts';
 import type { Db } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
@@ -8,7 +8,16 @@ import type { UserTable } from '../../db/schema.ts';
 import { forbidden, notFound } from '../../http/errors.ts';
 import { consume } from '../../http/rate-limit.ts';
 import type { SessionUser } from '../../http/session.ts';
-import { countMembers, findUserByEmail, insertUser } from './users.repository.ts';
+import { insertAudit } from '../audit/audit.repository.ts';
+import { deleteSessionsOfUser } from '../auth/sessions.repository.ts';
+import { walletBalance } from '../wallets/wallets.service.ts';
+import {
+  countMembers,
+  findUserByEmail,
+  findUserById,
+  insertUser,
+  updateUserFlags,
+} from './users.repository.ts';
 
 /** The API's view of a user: every spec field but the password (API.md "Accounts"). */
 export function toPublicUser(row: UserTable): PublicUser {
@@ -113,4 +122,48 @@ export async function lookupByEmail(db: Db, asker: SessionUser, email: string) {
   return {
     emailuser: { id: found.id, fullname: found.fullname, username: found.username, email: found.email },
   };
+}
+
+/** GET /users/{id}: a member reads only themself (anyone else is a 404); an admin reads anyone. */
+export async function singleUser(db: Db, asker: SessionUser, id: string) {
+  if (asker.user.role !== 'admin' && asker.user.id !== id) throw notFound(USER_MESSAGES.noMember);
+  const row = await findUserById(db, id);
+  if (!row) throw notFound(USER_MESSAGES.noMember);
+  return {
+    singleuser: {
+      ...toPublicUser(row),
+      ...(row.role === 'user' ? { balance: await walletBalance(db, row.id) } : {}),
+    },
+  };
+}
+
+/**
+ * PUT /users/{id} (admin): a member's account flags, audited with before and after. Blocking ends
+ * every session of the member at once (RULES.md "Accounts"). No wallet balance changes here.
+ */
+export async function updateMember(db: Db, admin: SessionUser, id: string, input: UserUpdate) {
+  if (admin.user.role !== 'admin') throw forbidden();
+  return db.transaction().execute(async (trx) => {
+    const row = await findUserById(trx, id);
+    if (row?.role !== 'user') throw notFound(USER_MESSAGES.noMember);
+    const changes = {
+      ...(input.status ? { status: input.status } : {}),
+      ...(input.is_active ? { is_active: input.is_active } : {}),
+      ...(input.roi_status ? { roi_status: input.roi_status } : {}),
+      ...(input.level_status ? { level_status: input.level_status } : {}),
+    };
+    const updatedAt = new Date().toISOString();
+    await updateUserFlags(trx, id, { ...changes, updated_at: updatedAt });
+    if (changes.status === 'block') await deleteSessionsOfUser(trx, id);
+    const before = Object.fromEntries(Object.keys(changes).map((k) => [k, row[k as keyof typeof changes]]));
+    await insertAudit(trx, {
+      actorId: admin.user.id,
+      action: 'user.update',
+      targetType: 'user',
+      targetId: id,
+      before,
+      after: changes,
+    });
+    return { message: USER_MESSAGES.updated };
+  });
 }

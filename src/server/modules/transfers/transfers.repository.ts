@@ -1,0 +1,123 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/database.ts';
+
+// The only SQL of transfers. A transfer is a ledger row of kind 'transfer' between two member wallets;
+// its status comes from the ledger: 'single' is completed, 'pending' waits for its post (completed)
+// or void (failed). Nothing here updates a ledger row.
+
+export const TRANSFER_KIND = 'transfer';
+
+function transferRows(db: Db) {
+  return db
+    .selectFrom('ledger_transfers as t')
+    .innerJoin('ledger_accounts as da', 'da.id', 't.debit_account_id')
+    .innerJoin('ledger_accounts as ca', 'ca.id', 't.credit_account_id')
+    .innerJoin('users as su', 'su.id', 'da.user_id')
+    .innerJoin('users as ru', 'ru.id', 'ca.user_id')
+    .leftJoin('ledger_transfers as s', 's.pending_id', 't.id')
+    .where('t.kind', '=', TRANSFER_KIND)
+    .where('t.phase', 'in', ['single', 'pending'])
+    .select([
+      't.id',
+      't.amount_cents',
+      't.description',
+      't.created_at',
+      't.phase',
+      's.phase as settlement',
+      'da.code as from',
+      'ca.code as to',
+      'su.id as sender_id',
+      'su.fullname as sender_name',
+      'su.email as sender_email',
+      'ru.id as recipient_id',
+      'ru.fullname as recipient_name',
+      'ru.email as recipient_email',
+    ]);
+}
+
+export type TransferRow = Awaited<ReturnType<ReturnType<typeof transferRows>['execute']>>[number];
+
+/** Every transfer a member sent or received, newest first. */
+export async function transfersOfMember(db: Db, userId: string): Promise<TransferRow[]> {
+  const wallets = [`${userId}:business`, `${userId}:working`];
+  return transferRows(db)
+    .where((eb) => eb.or([eb('t.debit_account_id', 'in', wallets), eb('t.credit_account_id', 'in', wallets)]))
+    .orderBy('t.created_at', 'desc')
+    .orderBy('t.id', 'desc')
+    .execute();
+}
+
+export async function findTransferRow(db: Db, id: string): Promise<TransferRow | undefined> {
+  return transferRows(db).where('t.id', '=', id).executeTakeFirst();
+}
+
+/** Pending is "no settlement yet"; completed and failed are single/post and void. */
+function whereStatus(status: string | undefined) {
+  return <Q extends ReturnType<typeof transferRows>>(query: Q): Q => {
+    if (status === 'pending') return query.where('t.phase', '=', 'pending').where('s.id', 'is', null) as Q;
+    if (status === 'completed')
+      return query.where((eb) => eb.or([eb('t.phase', '=', 'single'), eb('s.phase', '=', 'post')])) as Q;
+    if (status === 'failed') return query.where('s.phase', '=', 'void') as Q;
+    return query;
+  };
+}
+
+export async function listTransfers(
+  db: Db,
+  filter: { status?: string; offset: number; limit: number },
+): Promise<{ rows: TransferRow[]; total: number }> {
+  const filtered = whereStatus(filter.status);
+  const [rows, count] = await Promise.all([
+    filtered(transferRows(db))
+      .orderBy('t.created_at', 'desc')
+      .orderBy('t.id', 'desc')
+      .offset(filter.offset)
+      .limit(filter.limit)
+      .execute(),
+    filtered(transferRows(db))
+      .clearSelect()
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.total) };
+}
+
+/**
+ * Adds to what a member sent others today, only while the sum stays within the limit: one guarded
+ * upsert, so two racing transfers cannot both pass a check that only one of them fits.
+ */
+export async function addToDailyTotal(
+  trx: Db,
+  userId: string,
+  day: string,
+  amountCents: number,
+  limitCents: number,
+): Promise<boolean> {
+  if (amountCents > limitCents) return false;
+  const result = await trx
+    .insertInto('transfer_daily_totals')
+    .values({ user_id: userId, day, amount_cents: amountCents })
+    .onConflict((oc) =>
+      oc
+        .columns(['user_id', 'day'])
+        .doUpdateSet({ amount_cents: sql`transfer_daily_totals.amount_cents + excluded.amount_cents` })
+        .where(sql`transfer_daily_totals.amount_cents + excluded.amount_cents`, '<=', limitCents),
+    )
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+}
+
+/** A rejected transfer no longer counts against its day's limit. */
+export async function subtractFromDailyTotal(
+  trx: Db,
+  userId: string,
+  day: string,
+  amountCents: number,
+): Promise<void> {
+  await trx
+    .updateTable('transfer_daily_totals')
+    .set({ amount_cents: sql`amount_cents - ${amountCents}` })
+    .where('user_id', '=', userId)
+    .where('day', '=', day)
+    .execute();
+}

@@ -1,0 +1,93 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { errorBodySchema } from '../../../shared/errors.ts';
+import {
+  transferDecisionSchema,
+  transferHistorySchema,
+  transferIdParamsSchema,
+  transferListQuerySchema,
+  transferListSchema,
+  transferRequestSchema,
+  transferResultSchema,
+} from '../../../shared/transfers.ts';
+import type { Db } from '../../db/database.ts';
+import { defineRoute } from '../../http/route.ts';
+import { allTransfers, decideTransfer, sendTransfer, transferHistory } from './transfers.service.ts';
+
+const idempotencyKeyOf = (request: FastifyRequest) => {
+  const key = request.headers['idempotency-key'];
+  return typeof key === 'string' ? key : undefined;
+};
+
+const sendResponses = {
+  201: transferResultSchema,
+  400: errorBodySchema,
+  401: errorBodySchema,
+  403: errorBodySchema,
+  404: errorBodySchema,
+  409: errorBodySchema,
+  422: errorBodySchema,
+};
+
+export function registerTransfersRoutes(app: FastifyInstance, { db }: { db: Db }): void {
+  // Spec 7 names both calls with the same payload; /transfer/friend is the same transfer.
+  for (const url of ['/transfer/touser', '/transfer/friend']) {
+    defineRoute(app, {
+      method: 'POST',
+      url,
+      summary:
+        'Send money from one of your wallets to a member (or between your own two wallets); accepts an Idempotency-Key header. 5,000 or more waits for admin review.',
+      tags: ['transfers'],
+      access: 'member',
+      body: transferRequestSchema,
+      responses: sendResponses,
+      handler: async ({ body, user, request, reply }) => {
+        const outcome = await sendTransfer(db, user, body, idempotencyKeyOf(request));
+        return reply.status(outcome.statusCode).send(outcome.body);
+      },
+    });
+  }
+
+  defineRoute(app, {
+    method: 'GET',
+    url: '/transfer/byid/:id',
+    summary:
+      "A member's transfers (outgoing, incoming, all, newest first) and statistics; only your own unless admin",
+    tags: ['transfers'],
+    access: 'signed-in',
+    params: transferIdParamsSchema,
+    responses: { 200: transferHistorySchema, 401: errorBodySchema, 404: errorBodySchema },
+    handler: async ({ params, user }) => transferHistory(db, user, params.id),
+  });
+
+  defineRoute(app, {
+    method: 'GET',
+    url: '/transfer/list',
+    summary: 'Every member transfer, newest first, optionally by status (admin)',
+    tags: ['transfers', 'admin'],
+    access: 'admin',
+    query: transferListQuerySchema,
+    responses: { 200: transferListSchema, 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema },
+    handler: async ({ query, user }) => allTransfers(db, user, query),
+  });
+
+  defineRoute(app, {
+    method: 'PUT',
+    url: '/transfer/:id/status',
+    summary:
+      'Approve (completed) or reject (failed, money returned) a pending transfer, exactly once (admin, audited); accepts an Idempotency-Key header',
+    tags: ['transfers', 'admin'],
+    access: 'admin',
+    params: transferIdParamsSchema,
+    body: transferDecisionSchema,
+    responses: {
+      200: transferResultSchema,
+      400: errorBodySchema,
+      404: errorBodySchema,
+      409: errorBodySchema,
+    },
+    handler: async ({ params, body, user, request, reply }) => {
+      const outcome = await decideTransfer(db, user, params.id, body, idempotencyKeyOf(request));
+      return reply.status(outcome.statusCode).send(outcome.body);
+    },
+  });
+}

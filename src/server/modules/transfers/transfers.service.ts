@@ -1,0 +1,223 @@
+import { formatCents } from '../../../shared/money.ts';
+import {
+  DAILY_TRANSFER_LIMIT_CENTS,
+  TRANSFER_MESSAGES,
+  TRANSFER_REVIEW_THRESHOLD_CENTS,
+  type Transfer,
+  type TransferDecision,
+  type TransferHistory,
+  type TransferRequest,
+  trendPercent,
+} from '../../../shared/transfers.ts';
+import type { Wallet } from '../../../shared/wallets.ts';
+import type { Db } from '../../db/database.ts';
+import { AppError, badRequest, forbidden, notFound } from '../../http/errors.ts';
+import type { SessionUser } from '../../http/session.ts';
+import { insertAudit } from '../audit/audit.repository.ts';
+import { type Outcome, runOnce } from '../idempotency/idempotency.service.ts';
+import { findUserById } from '../users/users.repository.ts';
+import {
+  ensureWallets,
+  holdTransfer,
+  postTransfer,
+  settlePending,
+  walletAccountId,
+} from '../wallets/ledger.service.ts';
+import {
+  addToDailyTotal,
+  findTransferRow,
+  listTransfers,
+  subtractFromDailyTotal,
+  TRANSFER_KIND,
+  type TransferRow,
+  transfersOfMember,
+} from './transfers.repository.ts';
+
+// RULES.md "Internal transfers". The sender is always the session's member; the money moves in one
+// transaction with the daily-limit counter and the idempotency record.
+
+const statusOf = (row: TransferRow): Transfer['status'] =>
+  row.phase === 'single' || row.settlement === 'post'
+    ? 'completed'
+    : row.settlement === 'void'
+      ? 'failed'
+      : 'pending';
+
+export function toTransfer(row: TransferRow): Transfer {
+  return {
+    id: row.id,
+    amount: formatCents(Number(row.amount_cents)),
+    description: row.description,
+    created_at: row.created_at,
+    status: statusOf(row),
+    sender_name: row.sender_name,
+    sender_email: row.sender_email,
+    recipient_name: row.recipient_name,
+    recipient_email: row.recipient_email,
+    from: row.from as Wallet,
+    to: row.to as Wallet,
+  };
+}
+
+const utcDay = (iso: string) => iso.slice(0, 10);
+
+async function loadTransfer(db: Db, id: string): Promise<Transfer> {
+  const row = await findTransferRow(db, id);
+  if (!row) throw notFound('No transfer with this id');
+  return toTransfer(row);
+}
+
+export async function sendTransfer(
+  db: Db,
+  asker: SessionUser,
+  input: TransferRequest,
+  idempotencyKey: string | undefined,
+): Promise<Outcome> {
+  const senderId = asker.user.id;
+  if (asker.user.role !== 'user') throw forbidden();
+  if (input.user_id !== undefined && input.user_id !== senderId)
+    throw forbidden(TRANSFER_MESSAGES.notYourAccount);
+  const toSelf = input.userto_id === senderId;
+  if (toSelf && input.from === input.to)
+    throw badRequest([{ field: 'to', message: TRANSFER_MESSAGES.sameWallet }]);
+
+  return runOnce(db, senderId, idempotencyKey, { route: 'transfer', input }, async (trx) => {
+    // Read again inside the transaction: a block or deactivation a moment ago counts.
+    const sender = await findUserById(trx, senderId);
+    if (!sender || sender.status === 'block') throw forbidden();
+    if (sender.is_active !== 'active') throw new AppError(422, TRANSFER_MESSAGES.senderInactive);
+    const recipient = toSelf ? sender : await findUserById(trx, input.userto_id);
+    if (recipient?.role !== 'user') throw notFound(TRANSFER_MESSAGES.recipientNotFound);
+    if (recipient.status === 'block') throw new AppError(422, TRANSFER_MESSAGES.recipientBlocked);
+
+    // Counter first, then the two accounts in id order: every transfer takes its locks in that order.
+    const now = new Date().toISOString();
+    if (
+      !toSelf &&
+      !(await addToDailyTotal(trx, senderId, utcDay(now), input.amount, DAILY_TRANSFER_LIMIT_CENTS))
+    )
+      throw new AppError(422, TRANSFER_MESSAGES.dailyLimit);
+    await ensureWallets(trx, senderId);
+    await ensureWallets(trx, recipient.id);
+    const move = {
+      debitAccountId: walletAccountId(senderId, input.from),
+      creditAccountId: walletAccountId(recipient.id, input.to),
+      amountCents: input.amount,
+      kind: TRANSFER_KIND,
+      reference: `transfer:${senderId}`,
+      description: input.desc ? input.desc : null,
+      createdBy: senderId,
+    };
+    const review = input.amount >= TRANSFER_REVIEW_THRESHOLD_CENTS;
+    const row = review ? await holdTransfer(trx, move) : await postTransfer(trx, move);
+    return {
+      statusCode: 201,
+      body: {
+        message: review ? TRANSFER_MESSAGES.pendingReview : TRANSFER_MESSAGES.sent,
+        transfer: await loadTransfer(trx, row.id),
+      },
+    };
+  });
+}
+
+/** Spec 3 "Transfer history response": a member's own transfers (an admin may read anyone's). */
+export async function transferHistory(
+  db: Db,
+  asker: SessionUser,
+  memberId: string,
+  now = new Date(),
+): Promise<TransferHistory> {
+  if (asker.user.role !== 'admin' && asker.user.id !== memberId)
+    throw notFound('No transfers for this member');
+  const all = (await transfersOfMember(db, memberId)).map((row) => ({
+    transfer: toTransfer(row),
+    cents: Number(row.amount_cents),
+    outgoing: row.sender_id === memberId,
+    incoming: row.recipient_id === memberId,
+  }));
+  type Item = (typeof all)[number];
+  // A move between one's own wallets is both sent and received, as the ledger sees it.
+  const outgoing = all.filter((t) => t.outgoing);
+  const incoming = all.filter((t) => t.incoming);
+  // Spec 4: pending and completed count in the statistics; failed does not.
+  const counted = (list: Item[]) => list.filter((t) => t.transfer.status !== 'failed');
+  const points = (list: Item[], unit?: number) =>
+    counted(list).map((t) => ({ created_at: t.transfer.created_at, cents: unit ?? t.cents }));
+  const sum = (list: Item[]) => counted(list).reduce((total, t) => total + t.cents, 0);
+  const count = (list: Item[], status: Transfer['status']) =>
+    list.filter((t) => t.transfer.status === status).length;
+  const plain = (list: Item[]) => list.map((t) => t.transfer);
+  return {
+    transfers: { outgoing: plain(outgoing), incoming: plain(incoming), all: plain(all) },
+    stats: {
+      total_outgoing: counted(outgoing).length,
+      total_incoming: counted(incoming).length,
+      total_sent_amount: formatCents(sum(outgoing)),
+      total_received_amount: formatCents(sum(incoming)),
+      pending_outgoing: count(outgoing, 'pending'),
+      pending_incoming: count(incoming, 'pending'),
+      completed_outgoing: count(outgoing, 'completed'),
+      completed_incoming: count(incoming, 'completed'),
+      trends: {
+        sent: trendPercent(points(outgoing), now),
+        received: trendPercent(points(incoming), now),
+        transfers: trendPercent([...points(outgoing, 1), ...points(incoming, 1)], now),
+      },
+    },
+  };
+}
+
+export async function allTransfers(
+  db: Db,
+  asker: SessionUser,
+  query: { status?: Transfer['status']; page: number; limit: number },
+) {
+  if (asker.user.role !== 'admin') throw forbidden();
+  const { rows, total } = await listTransfers(db, {
+    status: query.status,
+    offset: (query.page - 1) * query.limit,
+    limit: query.limit,
+  });
+  return { alltransfer: rows.map(toTransfer), total, page: query.page, limit: query.limit };
+}
+
+/** An admin completes (the money reaches the recipient) or rejects (it returns) a pending transfer, once. */
+export async function decideTransfer(
+  db: Db,
+  admin: SessionUser,
+  id: string,
+  decision: TransferDecision,
+  idempotencyKey: string | undefined,
+): Promise<Outcome> {
+  if (admin.user.role !== 'admin') throw forbidden();
+  return runOnce(
+    db,
+    admin.user.id,
+    idempotencyKey,
+    { route: 'transfer-decision', id, decision },
+    async (trx) => {
+      const row = await findTransferRow(trx, id);
+      if (!row) throw notFound('No transfer with this id');
+      if (statusOf(row) !== 'pending') throw new AppError(409, TRANSFER_MESSAGES.notPending);
+      const before = toTransfer(row);
+      const approve = decision.status === 'completed';
+      if (!approve && row.sender_id !== row.recipient_id)
+        await subtractFromDailyTotal(trx, row.sender_id, utcDay(row.created_at), Number(row.amount_cents));
+      await settlePending(trx, id, approve ? 'post' : 'void', admin.user.id);
+      const after = await loadTransfer(trx, id);
+      await insertAudit(trx, {
+        actorId: admin.user.id,
+        action: approve ? 'transfer.approve' : 'transfer.reject',
+        targetType: 'transfer',
+        targetId: id,
+        before,
+        after,
+        reason: decision.reason || null,
+      });
+      return {
+        statusCode: 200,
+        body: { message: approve ? TRANSFER_MESSAGES.approved : TRANSFER_MESSAGES.rejected, transfer: after },
+      };
+    },
+  );
+}
