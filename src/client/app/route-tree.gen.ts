@@ -18,6 +18,9 @@ import { Route as UnauthorizedRouteImport } from './../routes/unauthorized'
 import { Route as UserRouteImport } from './../routes/user'
 import { Route as AdminDashboardRouteImport } from './../routes/admin/dashboard'
 import { Route as UserDashboardRouteImport } from './../routes/user/dashboard'
+import { Route as UserTransferRouteImport } from './../routes/user/transfer'
+import { Route as UserTransferFormRouteImport } from './../routes/user/transfer-form'
+import { Route as UserTransferHistoryRouteImport } from './../routes/user/transfer-history'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -64,6 +67,21 @@ const UserDashboardRoute = UserDashboardRouteImport.update({
   path: '/dashboard',
   getParentRoute: () => UserRoute,
 } as any)
+const UserTransferRoute = UserTransferRouteImport.update({
+  id: '/transfer',
+  path: '/transfer',
+  getParentRoute: () => UserRoute,
+} as any)
+const UserTransferFormRoute = UserTransferFormRouteImport.update({
+  id: '/transfer-form',
+  path: '/transfer-form',
+  getParentRoute: () => UserRoute,
+} as any)
+const UserTransferHistoryRoute = UserTransferHistoryRouteImport.update({
+  id: '/transfer-history',
+  path: '/transfer-history',
+  getParentRoute: () => UserRoute,
+} as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
@@ -75,6 +93,9 @@ export interface FileRoutesByFullPath {
   '/user': typeof UserRouteWithChildren
   '/admin/dashboard': typeof AdminDashboardRoute
   '/user/dashboard': typeof UserDashboardRoute
+  '/user/transfer': typeof UserTransferRoute
+  '/user/transfer-form': typeof UserTransferFormRoute
+  '/user/transfer-history': typeof UserTransferHistoryRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
@@ -86,6 +107,9 @@ export interface FileRoutesByTo {
   '/user': typeof UserRouteWithChildren
   '/admin/dashboard': typeof AdminDashboardRoute
   '/user/dashboard': typeof UserDashboardRoute
+  '/user/transfer': typeof UserTransferRoute
+  '/user/transfer-form': typeof UserTransferFormRoute
+  '/user/transfer-history': typeof UserTransferHistoryRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -98,6 +122,9 @@ export interface FileRoutesById {
   '/user': typeof UserRouteWithChildren
   '/admin/dashboard': typeof AdminDashboardRoute
   '/user/dashboard': typeof UserDashboardRoute
+  '/user/transfer': typeof UserTransferRoute
+  '/user/transfer-form': typeof UserTransferFormRoute
+  '/user/transfer-history': typeof UserTransferHistoryRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -111,6 +138,9 @@ export interface FileRouteTypes {
     | '/user'
     | '/admin/dashboard'
     | '/user/dashboard'
+    | '/user/transfer'
+    | '/user/transfer-form'
+    | '/user/transfer-history'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -122,6 +152,9 @@ export interface FileRouteTypes {
     | '/user'
     | '/admin/dashboard'
     | '/user/dashboard'
+    | '/user/transfer'
+    | '/user/transfer-form'
+    | '/user/transfer-history'
   id:
     | '__root__'
     | '/'
@@ -133,6 +166,9 @@ export interface FileRouteTypes {
     | '/user'
     | '/admin/dashboard'
     | '/user/dashboard'
+    | '/user/transfer'
+    | '/user/transfer-form'
+    | '/user/transfer-history'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -210,6 +246,27 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof UserDashboardRouteImport
       parentRoute: typeof UserRoute
     }
+    '/user/transfer': {
+      id: '/user/transfer'
+      path: '/transfer'
+      fullPath: '/user/transfer'
+      preLoaderRoute: typeof UserTransferRouteImport
+      parentRoute: typeof UserRoute
+    }
+    '/user/transfer-form': {
+      id: '/user/transfer-form'
+      path: '/transfer-form'
+      fullPath: '/user/transfer-form'
+      preLoaderRoute: typeof UserTransferFormRouteImport
+      parentRoute: typeof UserRoute
+    }
+    '/user/transfer-history': {
+      id: '/user/transfer-history'
+      path: '/transfer-history'
+      fullPath: '/user/transfer-history'
+      preLoaderRoute: typeof UserTransferHistoryRouteImport
+      parentRoute: typeof UserRoute
+    }
   }
 }
 
@@ -225,10 +282,16 @@ const AdminRouteWithChildren = AdminRoute._addFileChildren(AdminRouteChildren)
 
 interface UserRouteChildren {
   UserDashboardRoute: typeof UserDashboardRoute
+  UserTransferRoute: typeof UserTransferRoute
+  UserTransferFormRoute: typeof UserTransferFormRoute
+  UserTransferHistoryRoute: typeof UserTransferHistoryRoute
 }
 
 const UserRouteChildren: UserRouteChildren = {
   UserDashboardRoute: UserDashboardRoute,
+  UserTransferRoute: UserTransferRoute,
+  UserTransferFormRoute: UserTransferFormRoute,
+  UserTransferHistoryRoute: UserTransferHistoryRoute,
 }
 
 const UserRouteWithChildren = UserRoute._addFileChildren(UserRouteChildren)

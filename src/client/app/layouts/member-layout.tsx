@@ -23,6 +23,10 @@ export function MemberLayout() {
           <span aria-hidden="true">⌂</span>
           Dashboard
         </Link>
+        <Link to="/user/transfer" className="bottom-nav-item" activeProps={{ 'aria-current': 'page' }}>
+          <span aria-hidden="true">⇄</span>
+          Transfer
+        </Link>
         <SignOutButton area="member" className="bottom-nav-item as-button" />
       </nav>
     </div>

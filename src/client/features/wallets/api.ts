@@ -9,6 +9,7 @@ import type {
   WalletBalance,
 } from '../../../shared/wallets.ts';
 import { api } from '../../lib/http.ts';
+import { newIdempotencyKey } from '../../lib/idempotency.ts';
 
 export type EmailUser = v.InferOutput<typeof emailUserSchema>['emailuser'];
 export type AdjustmentResult = v.InferOutput<typeof adjustmentResultSchema>;
@@ -33,16 +34,6 @@ export async function findUserByEmail(email: string): Promise<EmailUser> {
     `/users?email=${encodeURIComponent(email)}`,
   );
   return emailuser;
-}
-
-/** A v4 UUID; crypto.randomUUID exists only on secure origins (https or localhost). */
-function newIdempotencyKey(): string {
-  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x40;
-  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
-  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 /**

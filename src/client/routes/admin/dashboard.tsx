@@ -1,4 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
+import { PendingTransfers } from '../../features/transfers/components/pending-transfers.tsx';
+import { MemberAccess } from '../../features/users/components/member-access.tsx';
 import { MemberCounts } from '../../features/users/components/member-counts.tsx';
 import { AdjustmentForm } from '../../features/wallets/components/adjustment-form.tsx';
 import { ReconciliationStatus } from '../../features/wallets/components/reconciliation-status.tsx';
@@ -10,7 +12,9 @@ function AdminDashboard() {
     <div className="stack">
       <h1>Dashboard</h1>
       <MemberCounts />
+      <PendingTransfers />
       <AdjustmentForm />
+      <MemberAccess />
       <ReconciliationStatus />
     </div>
   );
