@@ -41,7 +41,6 @@ export const TRANSFER_MESSAGES = {
   noOutgoing: 'No outgoing transfers found',
   noIncoming: 'No incoming transfers found',
   userIdRequired: 'User ID is required',
-  fallbackError: 'Something went wrong',
 } as const;
 
 export const TRANSFER_STATUSES = ['pending', 'completed', 'failed'] as const;
