@@ -21,7 +21,7 @@ export type App = { app: FastifyInstance; db: Db; dialect: Dialect };
 
 export async function buildApp(config: Config): Promise<App> {
   const { db, dialect } = createDatabase(config);
-  await migrateToLatest(db);
+  await migrateToLatest(db, dialect === 'postgres' ? config.databaseSchema : undefined);
   const csrfSecret = await getOrCreateSecret(db, 'csrf');
   const secure = config.publicUrl.startsWith('https://');
   const cookies = { secure };

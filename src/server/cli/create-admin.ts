@@ -22,9 +22,10 @@ if (!values.email) {
   process.exit(2);
 }
 
-const { db } = createDatabase(loadConfig());
+const config = loadConfig();
+const { db, dialect } = createDatabase(config);
 try {
-  await migrateToLatest(db);
+  await migrateToLatest(db, dialect === 'postgres' ? config.databaseSchema : undefined);
   const { admin, password, generated } = await createAdmin(db, {
     email: values.email,
     password: values.password,

@@ -11,8 +11,16 @@ const migrations: Record<string, Migration> = {
   '0003-transfers': transfers,
 };
 
-export async function migrateToLatest(db: Db): Promise<void> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+/**
+ * On PostgreSQL with a schema of its own (DATABASE_SCHEMA), the migration tables live in that schema:
+ * Kysely looks for them across all schemas, and would otherwise find another schema's and skip its own.
+ */
+export async function migrateToLatest(db: Db, schema?: string): Promise<void> {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {

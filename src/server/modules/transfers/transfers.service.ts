@@ -129,6 +129,9 @@ export async function transferHistory(
 ): Promise<TransferHistory> {
   if (asker.user.role !== 'admin' && asker.user.id !== memberId)
     throw notFound('No transfers for this member');
+  // An admin may read any member's history, but an id that is no member is a 404, not an empty history.
+  if (asker.user.role === 'admin' && (await findUserById(db, memberId))?.role !== 'user')
+    throw notFound('No transfers for this member');
   const all = (await transfersOfMember(db, memberId)).map((row) => ({
     transfer: toTransfer(row),
     cents: Number(row.amount_cents),

@@ -138,8 +138,19 @@ export async function settlePending(
     if (isUniqueViolation(error)) throw conflict('This pending transfer is already settled');
     throw error;
   }
-  await settleHold(trx, pending.debit_account_id, Number(pending.amount_cents), outcome === 'post');
-  if (outcome === 'post') await credit(trx, pending.credit_account_id, Number(pending.amount_cents));
+  // The accounts change in id order, as in postTransfer, so a settlement and a transfer the other way
+  // cannot deadlock on PostgreSQL.
+  const amountCents = Number(pending.amount_cents);
+  const steps = [
+    {
+      id: pending.debit_account_id,
+      run: () => settleHold(trx, pending.debit_account_id, amountCents, outcome === 'post'),
+    },
+    ...(outcome === 'post'
+      ? [{ id: pending.credit_account_id, run: () => credit(trx, pending.credit_account_id, amountCents) }]
+      : []),
+  ].sort((a, b) => (a.id < b.id ? -1 : 1));
+  for (const step of steps) await step.run();
   return row;
 }
 
