@@ -1,4 +1,5 @@
 import { type APIRequestContext, expect, type Page } from '@playwright/test';
+import { E2E_ADMIN } from '../../playwright.config.ts';
 
 // Shared by the e2e specs. Registration is rate limited per address (20 per 10 minutes) and every spec
 // runs against the one server of the run, so specs register as few members as they can.
@@ -83,4 +84,85 @@ export async function persistedQueries(page: Page): Promise<PersistedQuery[] | n
   if (raw === null) return null;
   const parsed = JSON.parse(raw) as { clientState?: { queries?: PersistedQuery[] } };
   return parsed.clientState?.queries ?? [];
+}
+
+/** Signs a member in through the API (the request context keeps the cookie) and returns their id. */
+export async function signInByApi(request: APIRequestContext, member: Member): Promise<string> {
+  const response = await request.post('/api/v1/auth/signin', {
+    headers: await csrfHeaders(request),
+    data: { email: member.email, password: member.password },
+  });
+  expect(response.status(), await response.text()).toBe(200);
+  return ((await response.json()) as { auth: { id: string } }).auth.id;
+}
+
+/**
+ * The run's admin, signed in through the API in the given request context, to arrange what a test
+ * needs (credits, activation) without a browser. Use a context of its own: one person per cookie jar.
+ */
+export async function signInAdminByApi(request: APIRequestContext): Promise<void> {
+  const response = await request.post('/api/v1/auth/adminsignin', {
+    headers: await csrfHeaders(request),
+    data: { email: E2E_ADMIN.email, password: E2E_ADMIN.password },
+  });
+  expect(response.status(), await response.text()).toBe(200);
+}
+
+/** A member's id, looked up by e-mail (the request context is signed in). */
+export async function memberIdOf(request: APIRequestContext, email: string): Promise<string> {
+  const response = await request.get(`/api/v1/users?email=${encodeURIComponent(email)}`);
+  expect(response.status(), await response.text()).toBe(200);
+  return ((await response.json()) as { emailuser: { id: string } }).emailuser.id;
+}
+
+/** Admin: credits a member's wallet through an adjustment (with an Idempotency-Key of its own). */
+export async function creditByApi(
+  adminRequest: APIRequestContext,
+  userId: string,
+  amount: string,
+  wallet: 'business' | 'working' = 'business',
+): Promise<void> {
+  const response = await adminRequest.post('/api/v1/admin/adjustments', {
+    headers: { ...(await csrfHeaders(adminRequest)), 'Idempotency-Key': crypto.randomUUID() },
+    data: { user_id: userId, wallet, direction: 'credit', amount, reason: 'E2E: opening credit' },
+  });
+  expect(response.status(), await response.text()).toBe(201);
+}
+
+/** Admin: makes a member active (RULES.md: only active members send transfers) or inactive again. */
+export async function setActiveByApi(
+  adminRequest: APIRequestContext,
+  userId: string,
+  isActive: 'active' | 'inactive' = 'active',
+): Promise<void> {
+  const response = await adminRequest.put(`/api/v1/users/${userId}`, {
+    headers: await csrfHeaders(adminRequest),
+    data: { is_active: isActive },
+  });
+  expect(response.status(), await response.text()).toBe(200);
+}
+
+export type TransferInput = {
+  userto_id: string;
+  amount: string;
+  from: 'business' | 'working';
+  to: 'business' | 'working';
+  desc?: string;
+};
+
+/** A member (signed in in this request context) sends a transfer through the API; returns the transfer. */
+export async function transferByApi(
+  request: APIRequestContext,
+  input: TransferInput,
+): Promise<{ id: string; status: string; amount: string; created_at: string }> {
+  const response = await request.post('/api/v1/transfer/touser', {
+    headers: { ...(await csrfHeaders(request)), 'Idempotency-Key': crypto.randomUUID() },
+    data: input,
+  });
+  expect(response.status(), await response.text()).toBe(201);
+  return (
+    (await response.json()) as {
+      transfer: { id: string; status: string; amount: string; created_at: string };
+    }
+  ).transfer;
 }
