@@ -2,8 +2,7 @@ import { useNavigate } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import { registerSchema } from '../../../../shared/auth.ts';
 import { PASSWORD_MIN_LENGTH } from '../../../../shared/constants.ts';
-import { validateForm } from '../../../lib/field-errors.ts';
-import { ApiError, errorText } from '../../../lib/http.ts';
+import { useSchemaForm } from '../../../lib/use-schema-form.ts';
 import { ErrorDialog, SuccessDialog } from '../../../ui/dialogs.tsx';
 import { FormField } from '../../../ui/form-field.tsx';
 import { register } from '../session.ts';
@@ -27,33 +26,21 @@ export function RegistrationForm({ referralCode }: { referralCode?: string }) {
     password: '',
     reffer_by: referralCode ?? '',
   });
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [busy, setBusy] = useState(false);
+  const { errors, busy, submit: submitWith } = useSchemaForm();
   const [success, setSuccess] = useState('');
   const [serverError, setServerError] = useState('');
 
   const set = (name: keyof Fields) => (e: { target: { value: string } }) =>
     setFields({ ...fields, [name]: e.target.value });
 
-  async function submit(event: FormEvent) {
+  function submit(event: FormEvent) {
     event.preventDefault();
-    // The same schema the server validates with, so a mistake shows before any request is made.
-    const parsed = validateForm(registerSchema, fields);
-    if (parsed.errors) {
-      setErrors(parsed.errors);
-      return;
-    }
-    setErrors({});
-    setBusy(true);
-    try {
-      const { message } = await register(parsed.output);
-      setSuccess(message);
-    } catch (error) {
-      if (error instanceof ApiError && error.body.errors?.length) setErrors(error.fieldErrors());
-      setServerError(errorText(error));
-    } finally {
-      setBusy(false);
-    }
+    void submitWith(
+      registerSchema,
+      fields,
+      async (input) => setSuccess((await register(input)).message),
+      setServerError,
+    );
   }
 
   const common = { disabled: busy, required: true };

@@ -2,8 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import { signInSchema } from '../../../../shared/auth.ts';
-import { validateForm } from '../../../lib/field-errors.ts';
-import { errorText } from '../../../lib/http.ts';
+import { useSchemaForm } from '../../../lib/use-schema-form.ts';
 import { ErrorDialog } from '../../../ui/dialogs.tsx';
 import { FormField } from '../../../ui/form-field.tsx';
 import { safeRedirect, signInAdmin, signInMember } from '../session.ts';
@@ -13,32 +12,25 @@ export function SignInForm({ area, redirectTo }: { area: 'member' | 'admin'; red
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [fields, setFields] = useState({ email: '', password: '' });
-  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+  const { errors: fieldErrors, busy, submit: submitWith } = useSchemaForm();
   const [serverError, setServerError] = useState('');
-  const [busy, setBusy] = useState(false);
 
-  async function submit(event: FormEvent) {
+  function submit(event: FormEvent) {
     event.preventDefault();
-    const parsed = validateForm(signInSchema, fields);
-    if (parsed.errors) {
-      setFieldErrors(parsed.errors);
-      return;
-    }
-    setFieldErrors({});
-    setBusy(true);
-    try {
-      if (area === 'admin') {
-        await signInAdmin(queryClient, parsed.output);
-        await navigate({ to: safeRedirect(redirectTo, '/admin/', '/admin/dashboard') });
-      } else {
-        await signInMember(queryClient, parsed.output);
-        await navigate({ to: safeRedirect(redirectTo, '/user/', '/user/dashboard') });
-      }
-    } catch (error) {
-      setServerError(errorText(error));
-    } finally {
-      setBusy(false);
-    }
+    void submitWith(
+      signInSchema,
+      fields,
+      async (input) => {
+        if (area === 'admin') {
+          await signInAdmin(queryClient, input);
+          await navigate({ to: safeRedirect(redirectTo, '/admin/', '/admin/dashboard') });
+        } else {
+          await signInMember(queryClient, input);
+          await navigate({ to: safeRedirect(redirectTo, '/user/', '/user/dashboard') });
+        }
+      },
+      setServerError,
+    );
   }
 
   return (

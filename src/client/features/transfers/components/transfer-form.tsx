@@ -4,9 +4,9 @@ import { MAX_TRANSFER_DESCRIPTION_LENGTH, RECIPIENT_SEARCH_DELAY_MS } from '../.
 import { parseCents } from '../../../../shared/money.ts';
 import { TRANSFER_MESSAGES, transferFormSchema } from '../../../../shared/transfers.ts';
 import { WALLET_LABELS, WALLET_MESSAGES, WALLETS } from '../../../../shared/wallets.ts';
-import { validateForm } from '../../../lib/field-errors.ts';
 import { formatMoney } from '../../../lib/format.ts';
 import { ApiError, errorText } from '../../../lib/http.ts';
+import { useSchemaForm } from '../../../lib/use-schema-form.ts';
 import { FormField, SelectField, TextAreaField } from '../../../ui/form-field.tsx';
 import { Modal } from '../../../ui/modal.tsx';
 import {
@@ -35,8 +35,7 @@ export function TransferForm({ selfId }: { selfId: string }) {
   const balance = useQuery(availableBalanceQuery).data;
   const [fields, setFields] = useState<Fields>(EMPTY);
   const [lookup, setLookup] = useState<Lookup>({ state: 'idle' });
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [busy, setBusy] = useState(false);
+  const { errors, busy, submit: submitWith } = useSchemaForm();
   const [outcome, setOutcome] = useState<Outcome>(null);
   const latestEmail = useRef('');
 
@@ -74,36 +73,28 @@ export function TransferForm({ selfId }: { selfId: string }) {
     WALLETS.map((wallet) => [wallet, balance ? (parseCents(balance[wallet]) ?? 0) : 0]),
   );
 
-  async function submit(event: FormEvent) {
+  function submit(event: FormEvent) {
     event.preventDefault();
-    // The shared schema the server validates with, plus the balance the form can see: every message
-    // of spec 5 shows before any request is made.
-    const parsed = validateForm(transferFormSchema({ availableCents, selfId }), {
-      userto_id: lookup.state === 'found' ? lookup.user.id : '',
-      user_id: selfId,
-      amount: fields.amount,
-      from: fields.from,
-      to: fields.to,
-      desc: fields.desc,
-    });
-    if (parsed.errors) {
-      setErrors(parsed.errors);
-      return;
-    }
-    setErrors({});
-    setBusy(true);
-    try {
-      const result = await sendTransfer(parsed.output);
-      setOutcome({ kind: 'success', result });
-      setFields(EMPTY);
-      setLookup({ state: 'idle' });
-      void refreshAfterTransfer(queryClient);
-    } catch (error) {
-      if (error instanceof ApiError && error.body.errors?.length) setErrors(error.fieldErrors());
-      setOutcome({ kind: 'error', reason: errorText(error) });
-    } finally {
-      setBusy(false);
-    }
+    // The shared schema plus the balance the form can see: every message of spec 5 shows before any request.
+    void submitWith(
+      transferFormSchema({ availableCents, selfId }),
+      {
+        userto_id: lookup.state === 'found' ? lookup.user.id : '',
+        user_id: selfId,
+        amount: fields.amount,
+        from: fields.from,
+        to: fields.to,
+        desc: fields.desc,
+      },
+      async (input) => {
+        const result = await sendTransfer(input);
+        setOutcome({ kind: 'success', result });
+        setFields(EMPTY);
+        setLookup({ state: 'idle' });
+        void refreshAfterTransfer(queryClient);
+      },
+      (reason) => setOutcome({ kind: 'error', reason }),
+    );
   }
 
   // Spec 2: closing either modal reloads the page.

@@ -8,8 +8,8 @@ import {
   WALLETS,
   type Wallet,
 } from '../../../../shared/wallets.ts';
-import { validateForm } from '../../../lib/field-errors.ts';
-import { ApiError, errorText } from '../../../lib/http.ts';
+import { errorText } from '../../../lib/http.ts';
+import { useSchemaForm } from '../../../lib/use-schema-form.ts';
 import { ErrorDialog, SuccessDialog } from '../../../ui/dialogs.tsx';
 import { FormField, SelectField, TextAreaField } from '../../../ui/form-field.tsx';
 import { applyAdjustment, type EmailUser, findUserByEmail, refreshAfterAdjustment } from '../api.ts';
@@ -30,8 +30,7 @@ export function AdjustmentForm() {
   const [member, setMember] = useState<EmailUser | null>(null);
   const [lookupError, setLookupError] = useState('');
   const [finding, setFinding] = useState(false);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [busy, setBusy] = useState(false);
+  const { errors, setErrors, busy, submit: submitWith } = useSchemaForm();
   const [success, setSuccess] = useState('');
   const [serverError, setServerError] = useState('');
 
@@ -72,34 +71,26 @@ export function AdjustmentForm() {
     void find();
   }
 
-  async function submit(event: FormEvent) {
+  function submit(event: FormEvent) {
     event.preventDefault();
-    // The schema the server validates with: a mistake shows before any request is made.
-    const parsed = validateForm(adjustmentSchema, {
-      user_id: member?.id ?? '',
-      wallet: fields.wallet,
-      direction: fields.direction,
-      amount: fields.amount,
-      reason: fields.reason,
-    });
-    if (parsed.errors) {
-      setErrors(parsed.errors);
-      return;
-    }
-    setErrors({});
-    setBusy(true);
-    try {
-      const { message } = await applyAdjustment(parsed.output);
-      setSuccess(message);
-      setFields(EMPTY);
-      setMember(null);
-      void refreshAfterAdjustment(queryClient);
-    } catch (error) {
-      if (error instanceof ApiError && error.body.errors?.length) setErrors(error.fieldErrors());
-      setServerError(errorText(error));
-    } finally {
-      setBusy(false);
-    }
+    void submitWith(
+      adjustmentSchema,
+      {
+        user_id: member?.id ?? '',
+        wallet: fields.wallet,
+        direction: fields.direction,
+        amount: fields.amount,
+        reason: fields.reason,
+      },
+      async (input) => {
+        const { message } = await applyAdjustment(input);
+        setSuccess(message);
+        setFields(EMPTY);
+        setMember(null);
+        void refreshAfterAdjustment(queryClient);
+      },
+      setServerError,
+    );
   }
 
   const memberError = lookupError || errors.user_id;
