@@ -1,0 +1,205 @@
+import * as v from 'valibot';
+import { parseCents } from './money.ts';
+import { amountSchema, WALLET_MESSAGES } from './wallets.ts';
+
+// Crypto payments in BEP20 USDT (spec 2 "Crypto payment page", spec 4 statuses, spec 8 errors,
+// spec 9 constants; API.md "Crypto payments"; RULES.md "Deposits").
+
+/** The only currency offered (spec 9), matched case-insensitively against the provider's codes. */
+export const PAY_CURRENCY = 'usdtbsc';
+export const PRICE_CURRENCY = 'usd';
+export const PAYMENT_EXPIRY_MS = 20 * 60 * 1000;
+
+export const PAYMENT_STATUSES = [
+  'waiting',
+  'confirming',
+  'confirmed',
+  'sending',
+  'partially_paid',
+  'finished',
+  'failed',
+  'refunded',
+  'expired',
+] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+/** Polling stops on these (spec 4). */
+export const FINAL_PAYMENT_STATUSES: readonly PaymentStatus[] = ['finished', 'failed', 'refunded', 'expired'];
+export const isFinalPaymentStatus = (status: string) =>
+  (FINAL_PAYMENT_STATUSES as readonly string[]).includes(status);
+
+/**
+ * Statuses only move forward: a later one never yields to an earlier one arriving late. A partial
+ * payment may still be completed (the payer sends the rest), so it ranks below confirming.
+ */
+export const PAYMENT_STATUS_RANK: Record<PaymentStatus, number> = {
+  waiting: 0,
+  partially_paid: 1,
+  confirming: 2,
+  confirmed: 3,
+  sending: 4,
+  finished: 5,
+  failed: 5,
+  expired: 5,
+  refunded: 6,
+};
+
+export const PAYMENT_STATUS_MESSAGES: Record<PaymentStatus, string> = {
+  waiting: 'Waiting for payment to be sent to the provided address.',
+  confirming: 'Transaction detected but not yet confirmed on the blockchain.',
+  confirmed: 'Transaction confirmed on the blockchain but not yet processed.',
+  sending: 'Payment is being processed and sent to the merchant.',
+  partially_paid: "You've sent less than the required amount. Please send the remaining amount.",
+  finished: 'Payment successfully completed and processed.',
+  failed: 'Payment processing has failed. Please contact support.',
+  refunded: 'Payment was refunded back to the customer.',
+  expired: 'Payment time limit has expired without receiving funds.',
+};
+export const UNKNOWN_STATUS_MESSAGE = 'Status is being processed.';
+export const paymentStatusMessage = (status: string) =>
+  PAYMENT_STATUS_MESSAGES[status as PaymentStatus] ?? UNKNOWN_STATUS_MESSAGE;
+
+/** Spec 4: finished green, failed and expired red, refunded yellow, others blue. */
+export function paymentBadgeColour(status: string): 'green' | 'red' | 'yellow' | 'blue' {
+  if (status === 'finished') return 'green';
+  if (status === 'failed' || status === 'expired') return 'red';
+  if (status === 'refunded') return 'yellow';
+  return 'blue';
+}
+
+export const PAYMENT_MESSAGES = {
+  title: 'Crypto Payment Gateway',
+  create: 'Create Payment',
+  processing: 'Processing...',
+  created: 'Payment Created Successfully',
+  copied: 'Address copied to clipboard!',
+  copiedLabel: 'Copied!',
+  sendExactly: 'Send exactly',
+  networkFees: 'Network fees may apply',
+  createNew: 'Create New Payment',
+  successTitle: 'Payment Successful!',
+  returnHome: 'Return Home',
+  failed: 'Failed',
+  errorTitle: 'Payment Error',
+  createFailed: 'Failed to create payment',
+  statusFailed: 'Failed to fetch payment status',
+  currenciesInvalid: 'Invalid response format from currencies API',
+  currenciesFailed: 'Failed to fetch currencies',
+  retry: 'Retry',
+  amountRequired: 'Amount is required',
+  currencyRequired: 'Currency is required',
+  payCurrencyRequired: 'Pay currency is required',
+  onlyUsdtBsc: 'Only USDT on BNB Smart Chain (BEP20) is accepted',
+  onlyUsd: 'Prices are in US dollars (usd)',
+  belowMinimum: 'The amount is below the minimum the payment provider accepts',
+  notFound: 'No payment with this id',
+  badSignature: 'Invalid or missing IPN signature',
+  sandboxOnly: 'Simulated payments exist only with the sandbox provider',
+  sandboxNotWaiting: 'This payment is no longer waiting for a transfer',
+  sandboxPaid: 'Simulated transfer received',
+  providerDown: 'The payment provider did not answer. Please try again in a moment.',
+} as const;
+
+/**
+ * Spec 9: the displayed amount is the price rounded up to a whole number plus 0.5, with one decimal,
+ * followed by the pay currency in upper case (12.30 -> "13.5 USDTBSC"). Computed in cents.
+ */
+export function displayedPayAmount(priceAmount: string | number, payCurrency: string): string {
+  const cents = parseCents(priceAmount) ?? 0;
+  const whole = Math.ceil(cents / 100);
+  return `${whole}.5 ${payCurrency.toUpperCase()}`;
+}
+
+/** Spec 3 "Crypto payment create payload": {price_amount, price_currency, pay_currency, id}; id is ignored (the session decides). */
+export const createPaymentSchema = v.object({
+  price_amount: amountSchema,
+  price_currency: v.pipe(
+    v.string(PAYMENT_MESSAGES.currencyRequired),
+    v.trim(),
+    v.nonEmpty(PAYMENT_MESSAGES.currencyRequired),
+    v.toLowerCase(),
+    v.literal(PRICE_CURRENCY, PAYMENT_MESSAGES.onlyUsd),
+  ),
+  pay_currency: v.pipe(
+    v.string(PAYMENT_MESSAGES.payCurrencyRequired),
+    v.trim(),
+    v.nonEmpty(PAYMENT_MESSAGES.payCurrencyRequired),
+    v.toLowerCase(),
+    v.literal(PAY_CURRENCY, PAYMENT_MESSAGES.onlyUsdtBsc),
+  ),
+  id: v.optional(v.string()),
+});
+export type CreatePaymentInput = v.InferOutput<typeof createPaymentSchema>;
+
+/** Spec 3 "Payment response". Amounts are decimal strings; crypto amounts as the provider gave them. */
+export const paymentSchema = v.object({
+  payment_id: v.string(),
+  pay_address: v.string(),
+  price_amount: v.string(),
+  price_currency: v.string(),
+  pay_currency: v.string(),
+  pay_amount: v.string(),
+  actually_paid: v.nullable(v.string()),
+  payment_status: v.string(),
+  created_at: v.string(),
+  expires_at: v.nullable(v.string()),
+  order_id: v.string(),
+  /** Whether the member's Active Wallet was credited for this payment, and with what. */
+  credited_amount: v.nullable(v.string()),
+  /** 'sandbox' payments are simulations: no real money moved on any chain. */
+  provider: v.string(),
+});
+export type Payment = v.InferOutput<typeof paymentSchema>;
+
+export const currenciesSchema = v.object({
+  currencies: v.array(v.object({ code: v.string(), name: v.string(), network: v.string() })),
+});
+export const minAmountSchema = v.object({ min_amount: v.number() });
+export const paymentIdParamsSchema = v.object({ payment_id: v.pipe(v.string(), v.nonEmpty()) });
+export const minAmountParamsSchema = v.object({
+  from: v.pipe(v.string(), v.nonEmpty()),
+  to: v.pipe(v.string(), v.nonEmpty()),
+});
+
+/** Sandbox only: the simulated payer's transfer; default the full pay_amount, less gives partially_paid. */
+export const sandboxPaySchema = v.object({
+  amount: v.optional(
+    v.pipe(
+      v.union([v.string(), v.number()]),
+      v.transform(String),
+      v.regex(/^\d{1,12}(\.\d{1,8})?$/, 'amount is a positive decimal with at most 8 decimals'),
+      v.check((x) => Number(x) > 0, 'amount is a positive decimal with at most 8 decimals'),
+    ),
+  ),
+});
+
+export const paymentListSchema = v.object({ payments: v.array(paymentSchema) });
+export const adminPaymentSchema = v.object({
+  ...paymentSchema.entries,
+  member_id: v.string(),
+  member_name: v.string(),
+  member_email: v.string(),
+});
+export const adminPaymentListSchema = v.object({
+  payments: v.array(adminPaymentSchema),
+  total: v.number(),
+  page: v.number(),
+  limit: v.number(),
+});
+/** An admin credits a partially paid payment by hand: once per payment, with a reason, audited. */
+export const manualCreditSchema = v.object({
+  amount: amountSchema,
+  reason: v.pipe(
+    v.string(WALLET_MESSAGES.reasonLength),
+    v.trim(),
+    v.minLength(3, WALLET_MESSAGES.reasonLength),
+    v.maxLength(500, WALLET_MESSAGES.reasonLength),
+  ),
+});
+export type ManualCreditInput = v.InferOutput<typeof manualCreditSchema>;
+
+export const adminPaymentQuerySchema = v.object({
+  status: v.optional(v.picklist(PAYMENT_STATUSES, 'Unknown payment status')),
+  page: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1)), '1'),
+  limit: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1), v.maxValue(200)), '50'),
+});
