@@ -13,6 +13,7 @@ import { registerClient } from './http/static-files.ts';
 import { registerAuthRoutes } from './modules/auth/auth.routes.ts';
 import { getOrCreateSecret } from './modules/auth/secrets.repository.ts';
 import { registerHealthRoutes } from './modules/health.routes.ts';
+import { registerPayments } from './modules/payments/payments.module.ts';
 import { registerTransfersRoutes } from './modules/transfers/transfers.routes.ts';
 import { registerUsersRoutes } from './modules/users/users.routes.ts';
 import { registerWalletsRoutes } from './modules/wallets/wallets.routes.ts';
@@ -86,6 +87,7 @@ export async function buildApp(config: Config): Promise<App> {
     },
     { prefix: '/api/v1' },
   );
+  registerPayments(app, db, config);
   await registerClient(app, config.clientDir);
   return { app, db, dialect };
 }

@@ -16,6 +16,13 @@ export type Config = {
   clientDir: string;
   logLevel: string;
   trustProxy: boolean;
+  /** 'sandbox' (built in, no network) or 'nowpayments'. */
+  paymentProvider: 'sandbox' | 'nowpayments';
+  nowpayments: { apiKey: string | undefined; ipnSecret: string | undefined; baseUrl: string };
+  /** Sandbox: time between status steps after a simulated transfer. */
+  sandboxStepMs: number;
+  /** How often open payments are re-checked with the provider in the background (0: never). */
+  paymentSweepMs: number;
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -35,5 +42,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     clientDir: resolve(env.CLIENT_DIR || './dist'),
     logLevel: env.LOG_LEVEL || 'info',
     trustProxy: env.TRUST_PROXY === 'true',
+    paymentProvider: paymentProviderOf(env.PAYMENT_PROVIDER),
+    nowpayments: {
+      apiKey: env.NOWPAYMENTS_API_KEY || undefined,
+      ipnSecret: env.NOWPAYMENTS_IPN_SECRET || undefined,
+      baseUrl: (env.NOWPAYMENTS_BASE_URL || 'https://api.nowpayments.io').replace(/\/$/, ''),
+    },
+    sandboxStepMs: wholeNumber('SANDBOX_STEP_MS', env.SANDBOX_STEP_MS, 3000),
+    paymentSweepMs: wholeNumber('PAYMENT_SWEEP_MS', env.PAYMENT_SWEEP_MS, 60_000),
   };
+}
+
+function paymentProviderOf(value: string | undefined): Config['paymentProvider'] {
+  if (!value || value === 'sandbox') return 'sandbox';
+  if (value === 'nowpayments') return 'nowpayments';
+  throw new Error(`PAYMENT_PROVIDER must be sandbox or nowpayments, got ${value}`);
+}
+
+function wholeNumber(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0)
+    throw new Error(`${name} must be a whole number of milliseconds, got ${value}`);
+  return n;
 }

@@ -3,12 +3,14 @@ import type { Db } from './database.ts';
 import * as accounts from './migrations/0001-accounts.ts';
 import * as ledger from './migrations/0002-ledger.ts';
 import * as transfers from './migrations/0003-transfers.ts';
+import * as payments from './migrations/0004-payments.ts';
 
 // Migrations are listed here, in order, rather than read from disk, so they run the same from any working directory.
 const migrations: Record<string, Migration> = {
   '0001-accounts': accounts,
   '0002-ledger': ledger,
   '0003-transfers': transfers,
+  '0004-payments': payments,
 };
 
 /**

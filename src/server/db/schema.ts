@@ -110,6 +110,50 @@ export type TransferDailyTotalTable = {
   amount_cents: number;
 };
 
+export type CryptoPaymentTable = {
+  /** Our order id. */
+  id: string;
+  user_id: string;
+  provider: string;
+  provider_payment_id: string;
+  pay_address: string;
+  price_amount_cents: number;
+  price_currency: string;
+  pay_currency: string;
+  /** The provider's decimal strings (crypto amounts are never turned into cents). */
+  pay_amount: string;
+  actually_paid: string | null;
+  payment_status: string;
+  status_rank: number;
+  created_at: string;
+  updated_at: string;
+  expires_at: string | null;
+};
+
+export type PaymentCreditTable = {
+  provider: string;
+  provider_payment_id: string;
+  ledger_transfer_id: string;
+  amount_cents: number;
+  method: 'automatic' | 'manual';
+  created_by: string | null;
+  created_at: string;
+};
+
+export type SandboxPaymentTable = {
+  id: string;
+  order_id: string;
+  pay_address: string;
+  price_amount: string;
+  price_currency: string;
+  pay_currency: string;
+  pay_amount: string;
+  paid_amount: string | null;
+  paid_at: string | null;
+  created_at: string;
+  expires_at: string;
+};
+
 export type Database = {
   users: UserTable;
   sessions: SessionTable;
@@ -120,4 +164,7 @@ export type Database = {
   idempotency_keys: IdempotencyKeyTable;
   audit_log: AuditLogTable;
   transfer_daily_totals: TransferDailyTotalTable;
+  crypto_payments: CryptoPaymentTable;
+  payment_credits: PaymentCreditTable;
+  sandbox_payments: SandboxPaymentTable;
 };

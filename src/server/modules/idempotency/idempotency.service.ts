@@ -13,6 +13,28 @@ export type Outcome = { statusCode: number; body: unknown };
 const KEY_PATTERN = /^[\x21-\x7e]{1,200}$/;
 const hashOf = (request: unknown) => createHash('sha256').update(JSON.stringify(request)).digest('hex');
 
+function checkedKey(key: string): string {
+  if (!KEY_PATTERN.test(key))
+    throw badRequest([
+      { field: 'Idempotency-Key', message: 'Idempotency-Key must be 1 to 200 visible characters' },
+    ]);
+  return key;
+}
+
+/** The answer already given for this key, if any; the same key with another request is a 409. */
+export async function replayOf(
+  db: Db,
+  ownerId: string,
+  key: string | undefined,
+  request: unknown,
+): Promise<Outcome | undefined> {
+  if (key === undefined) return undefined;
+  const stored = await findKey(db, ownerId, checkedKey(key));
+  if (!stored) return undefined;
+  if (stored.request_hash !== hashOf(request)) throw conflict(WALLET_MESSAGES.idempotencyReused);
+  return { statusCode: stored.status_code, body: JSON.parse(stored.response_body) };
+}
+
 export async function runOnce(
   db: Db,
   ownerId: string,
@@ -21,17 +43,8 @@ export async function runOnce(
   work: (trx: Db) => Promise<Outcome>,
 ): Promise<Outcome> {
   if (key === undefined) return db.transaction().execute(work);
-  if (!KEY_PATTERN.test(key))
-    throw badRequest([
-      { field: 'Idempotency-Key', message: 'Idempotency-Key must be 1 to 200 visible characters' },
-    ]);
   const requestHash = hashOf(request);
-  const replay = async () => {
-    const stored = await findKey(db, ownerId, key);
-    if (!stored) return undefined;
-    if (stored.request_hash !== requestHash) throw conflict(WALLET_MESSAGES.idempotencyReused);
-    return { statusCode: stored.status_code, body: JSON.parse(stored.response_body) } satisfies Outcome;
-  };
+  const replay = () => replayOf(db, ownerId, key, request);
   const earlier = await replay();
   if (earlier) return earlier;
   try {

@@ -1,0 +1,106 @@
+import { createHash, randomInt } from 'node:crypto';
+import { PAYMENT_EXPIRY_MS } from '../../../shared/payments.ts';
+import type { Db } from '../../db/database.ts';
+import type { SandboxPaymentTable } from '../../db/schema.ts';
+import type { NewInvoice, PaymentProvider, ProviderPayment } from './payment-provider.ts';
+import { ProviderError } from './payment-provider.ts';
+
+// The built-in sandbox provider: invoices at 1 USDT per US dollar, kept in the database, that a
+// simulated payer can pay in full or in part. Statuses follow from the clock: after a transfer the
+// invoice is confirming at once, then confirmed, sending and finished one step apart; a partial
+// transfer is partially_paid after one step; an unpaid invoice expires after 20 minutes.
+
+const DECIMALS = 8;
+
+/** "12.5" -> 1250000000n: crypto amounts compared exactly, never as floats. */
+export function decimalUnits(value: string): bigint {
+  const [whole = '0', fraction = ''] = value.trim().split('.');
+  return (
+    BigInt(whole) * 10n ** BigInt(DECIMALS) + BigInt(fraction.padEnd(DECIMALS, '0').slice(0, DECIMALS) || '0')
+  );
+}
+
+const FULL_STEPS = ['confirming', 'confirmed', 'sending', 'finished'] as const;
+
+export function sandboxStatus(row: SandboxPaymentTable, nowMs: number, stepMs: number): string {
+  if (!row.paid_at || !row.paid_amount) return nowMs >= Date.parse(row.expires_at) ? 'expired' : 'waiting';
+  const steps = Math.floor((nowMs - Date.parse(row.paid_at)) / Math.max(stepMs, 1));
+  if (decimalUnits(row.paid_amount) < decimalUnits(row.pay_amount))
+    return steps >= 1 ? 'partially_paid' : 'waiting';
+  return FULL_STEPS[Math.min(steps, FULL_STEPS.length - 1)] ?? 'confirming';
+}
+
+export type SandboxProvider = PaymentProvider & {
+  /** The simulated payer's transfer; false when the invoice is no longer waiting for one. */
+  pay(paymentId: string, amount?: string): Promise<boolean>;
+};
+
+export function sandboxProvider(db: Db, options: { stepMs: number; now?: () => number }): SandboxProvider {
+  const now = options.now ?? Date.now;
+  const find = async (id: string) => {
+    const row = await db.selectFrom('sandbox_payments').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!row) throw new ProviderError(`sandbox: no payment ${id}`, 404);
+    return row;
+  };
+  const toPayment = (row: SandboxPaymentTable): ProviderPayment => ({
+    payment_id: row.id,
+    payment_status: sandboxStatus(row, now(), options.stepMs),
+    pay_address: row.pay_address,
+    price_amount: row.price_amount,
+    price_currency: row.price_currency,
+    pay_currency: row.pay_currency,
+    pay_amount: row.pay_amount,
+    actually_paid: row.paid_amount ?? '0',
+    order_id: row.order_id,
+    created_at: row.created_at,
+    expires_at: row.expires_at,
+  });
+
+  return {
+    name: 'sandbox',
+    async currencies() {
+      return [
+        { code: 'usdtbsc', name: 'Tether USD (BEP20)', network: 'bsc' },
+        { code: 'usdttrc20', name: 'Tether USD (TRC20)', network: 'trx' },
+        { code: 'btc', name: 'Bitcoin', network: 'btc' },
+      ];
+    },
+    async minAmount() {
+      return 1;
+    },
+    async createPayment(invoice: NewInvoice) {
+      const id = String(randomInt(1_000_000_000, 9_999_999_999));
+      const createdAt = new Date(now());
+      const row: SandboxPaymentTable = {
+        id,
+        order_id: invoice.orderId,
+        // Looks like a BSC address, belongs to nobody: nothing sent to it could ever arrive.
+        pay_address: `0x${createHash('sha256').update(`sandbox:${id}`).digest('hex').slice(0, 40)}`,
+        price_amount: invoice.priceAmount,
+        price_currency: invoice.priceCurrency,
+        pay_currency: invoice.payCurrency,
+        pay_amount: invoice.priceAmount,
+        paid_amount: null,
+        paid_at: null,
+        created_at: createdAt.toISOString(),
+        expires_at: new Date(createdAt.getTime() + PAYMENT_EXPIRY_MS).toISOString(),
+      };
+      await db.insertInto('sandbox_payments').values(row).execute();
+      return toPayment(row);
+    },
+    async getPayment(paymentId) {
+      return toPayment(await find(paymentId));
+    },
+    async pay(paymentId, amount) {
+      const row = await find(paymentId);
+      if (sandboxStatus(row, now(), options.stepMs) !== 'waiting' || row.paid_at) return false;
+      const result = await db
+        .updateTable('sandbox_payments')
+        .set({ paid_amount: amount ?? row.pay_amount, paid_at: new Date(now()).toISOString() })
+        .where('id', '=', paymentId)
+        .where('paid_at', 'is', null)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+  };
+}
