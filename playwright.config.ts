@@ -62,6 +62,7 @@ export default defineConfig({
       ADMIN_EMAIL: E2E_ADMIN.email,
       ADMIN_PASSWORD: E2E_ADMIN.password,
       LOG_LEVEL: 'warn',
+      SANDBOX_STEP_MS: '300',
     },
   },
 });

@@ -74,6 +74,8 @@ export const PAYMENT_MESSAGES = {
   created: 'Payment Created Successfully',
   copied: 'Address copied to clipboard!',
   copiedLabel: 'Copied!',
+  copyAddress: 'Copy Address',
+  downloadQr: 'Download QR',
   sendExactly: 'Send exactly',
   networkFees: 'Network fees may apply',
   createNew: 'Create New Payment',

@@ -17,7 +17,10 @@ import { Route as RegistrationRouteImport } from './../routes/registration'
 import { Route as UnauthorizedRouteImport } from './../routes/unauthorized'
 import { Route as UserRouteImport } from './../routes/user'
 import { Route as AdminDashboardRouteImport } from './../routes/admin/dashboard'
+import { Route as AdminDepositsRouteImport } from './../routes/admin/deposits'
 import { Route as UserDashboardRouteImport } from './../routes/user/dashboard'
+import { Route as UserDepositHistoryRouteImport } from './../routes/user/deposit-history'
+import { Route as UserScannerRouteImport } from './../routes/user/scanner'
 import { Route as UserTransferRouteImport } from './../routes/user/transfer'
 import { Route as UserTransferFormRouteImport } from './../routes/user/transfer-form'
 import { Route as UserTransferHistoryRouteImport } from './../routes/user/transfer-history'
@@ -62,9 +65,24 @@ const AdminDashboardRoute = AdminDashboardRouteImport.update({
   path: '/dashboard',
   getParentRoute: () => AdminRoute,
 } as any)
+const AdminDepositsRoute = AdminDepositsRouteImport.update({
+  id: '/deposits',
+  path: '/deposits',
+  getParentRoute: () => AdminRoute,
+} as any)
 const UserDashboardRoute = UserDashboardRouteImport.update({
   id: '/dashboard',
   path: '/dashboard',
+  getParentRoute: () => UserRoute,
+} as any)
+const UserDepositHistoryRoute = UserDepositHistoryRouteImport.update({
+  id: '/deposit-history',
+  path: '/deposit-history',
+  getParentRoute: () => UserRoute,
+} as any)
+const UserScannerRoute = UserScannerRouteImport.update({
+  id: '/scanner',
+  path: '/scanner',
   getParentRoute: () => UserRoute,
 } as any)
 const UserTransferRoute = UserTransferRouteImport.update({
@@ -92,7 +110,10 @@ export interface FileRoutesByFullPath {
   '/unauthorized': typeof UnauthorizedRoute
   '/user': typeof UserRouteWithChildren
   '/admin/dashboard': typeof AdminDashboardRoute
+  '/admin/deposits': typeof AdminDepositsRoute
   '/user/dashboard': typeof UserDashboardRoute
+  '/user/deposit-history': typeof UserDepositHistoryRoute
+  '/user/scanner': typeof UserScannerRoute
   '/user/transfer': typeof UserTransferRoute
   '/user/transfer-form': typeof UserTransferFormRoute
   '/user/transfer-history': typeof UserTransferHistoryRoute
@@ -106,7 +127,10 @@ export interface FileRoutesByTo {
   '/unauthorized': typeof UnauthorizedRoute
   '/user': typeof UserRouteWithChildren
   '/admin/dashboard': typeof AdminDashboardRoute
+  '/admin/deposits': typeof AdminDepositsRoute
   '/user/dashboard': typeof UserDashboardRoute
+  '/user/deposit-history': typeof UserDepositHistoryRoute
+  '/user/scanner': typeof UserScannerRoute
   '/user/transfer': typeof UserTransferRoute
   '/user/transfer-form': typeof UserTransferFormRoute
   '/user/transfer-history': typeof UserTransferHistoryRoute
@@ -121,7 +145,10 @@ export interface FileRoutesById {
   '/unauthorized': typeof UnauthorizedRoute
   '/user': typeof UserRouteWithChildren
   '/admin/dashboard': typeof AdminDashboardRoute
+  '/admin/deposits': typeof AdminDepositsRoute
   '/user/dashboard': typeof UserDashboardRoute
+  '/user/deposit-history': typeof UserDepositHistoryRoute
+  '/user/scanner': typeof UserScannerRoute
   '/user/transfer': typeof UserTransferRoute
   '/user/transfer-form': typeof UserTransferFormRoute
   '/user/transfer-history': typeof UserTransferHistoryRoute
@@ -137,7 +164,10 @@ export interface FileRouteTypes {
     | '/unauthorized'
     | '/user'
     | '/admin/dashboard'
+    | '/admin/deposits'
     | '/user/dashboard'
+    | '/user/deposit-history'
+    | '/user/scanner'
     | '/user/transfer'
     | '/user/transfer-form'
     | '/user/transfer-history'
@@ -151,7 +181,10 @@ export interface FileRouteTypes {
     | '/unauthorized'
     | '/user'
     | '/admin/dashboard'
+    | '/admin/deposits'
     | '/user/dashboard'
+    | '/user/deposit-history'
+    | '/user/scanner'
     | '/user/transfer'
     | '/user/transfer-form'
     | '/user/transfer-history'
@@ -165,7 +198,10 @@ export interface FileRouteTypes {
     | '/unauthorized'
     | '/user'
     | '/admin/dashboard'
+    | '/admin/deposits'
     | '/user/dashboard'
+    | '/user/deposit-history'
+    | '/user/scanner'
     | '/user/transfer'
     | '/user/transfer-form'
     | '/user/transfer-history'
@@ -239,11 +275,32 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AdminDashboardRouteImport
       parentRoute: typeof AdminRoute
     }
+    '/admin/deposits': {
+      id: '/admin/deposits'
+      path: '/deposits'
+      fullPath: '/admin/deposits'
+      preLoaderRoute: typeof AdminDepositsRouteImport
+      parentRoute: typeof AdminRoute
+    }
     '/user/dashboard': {
       id: '/user/dashboard'
       path: '/dashboard'
       fullPath: '/user/dashboard'
       preLoaderRoute: typeof UserDashboardRouteImport
+      parentRoute: typeof UserRoute
+    }
+    '/user/deposit-history': {
+      id: '/user/deposit-history'
+      path: '/deposit-history'
+      fullPath: '/user/deposit-history'
+      preLoaderRoute: typeof UserDepositHistoryRouteImport
+      parentRoute: typeof UserRoute
+    }
+    '/user/scanner': {
+      id: '/user/scanner'
+      path: '/scanner'
+      fullPath: '/user/scanner'
+      preLoaderRoute: typeof UserScannerRouteImport
       parentRoute: typeof UserRoute
     }
     '/user/transfer': {
@@ -272,16 +329,20 @@ declare module '@tanstack/react-router' {
 
 interface AdminRouteChildren {
   AdminDashboardRoute: typeof AdminDashboardRoute
+  AdminDepositsRoute: typeof AdminDepositsRoute
 }
 
 const AdminRouteChildren: AdminRouteChildren = {
   AdminDashboardRoute: AdminDashboardRoute,
+  AdminDepositsRoute: AdminDepositsRoute,
 }
 
 const AdminRouteWithChildren = AdminRoute._addFileChildren(AdminRouteChildren)
 
 interface UserRouteChildren {
   UserDashboardRoute: typeof UserDashboardRoute
+  UserDepositHistoryRoute: typeof UserDepositHistoryRoute
+  UserScannerRoute: typeof UserScannerRoute
   UserTransferRoute: typeof UserTransferRoute
   UserTransferFormRoute: typeof UserTransferFormRoute
   UserTransferHistoryRoute: typeof UserTransferHistoryRoute
@@ -289,6 +350,8 @@ interface UserRouteChildren {
 
 const UserRouteChildren: UserRouteChildren = {
   UserDashboardRoute: UserDashboardRoute,
+  UserDepositHistoryRoute: UserDepositHistoryRoute,
+  UserScannerRoute: UserScannerRoute,
   UserTransferRoute: UserTransferRoute,
   UserTransferFormRoute: UserTransferFormRoute,
   UserTransferHistoryRoute: UserTransferHistoryRoute,

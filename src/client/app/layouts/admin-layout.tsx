@@ -13,6 +13,9 @@ export function AdminLayout() {
           <Link to="/admin/dashboard" className="side-nav-item" activeProps={{ 'aria-current': 'page' }}>
             Dashboard
           </Link>
+          <Link to="/admin/deposits" className="side-nav-item" activeProps={{ 'aria-current': 'page' }}>
+            Deposits
+          </Link>
         </nav>
         <div className="side-nav-foot">
           <span className="muted" data-testid="admin-name">

@@ -27,6 +27,10 @@ export function MemberLayout() {
           <span aria-hidden="true">⇄</span>
           Transfer
         </Link>
+        <Link to="/user/scanner" className="bottom-nav-item" activeProps={{ 'aria-current': 'page' }}>
+          <span aria-hidden="true">₮</span>
+          Pay
+        </Link>
         <SignOutButton area="member" className="bottom-nav-item as-button" />
       </nav>
     </div>

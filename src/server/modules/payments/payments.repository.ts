@@ -61,13 +61,14 @@ export async function openPayments(db: Db, provider: string, sinceIso: string, f
 
 /**
  * Moves the status forward only: a higher rank replaces a lower one; the same status may refresh the
- * amount paid. An old status arriving late matches no row and changes nothing.
+ * amount paid. An old status arriving late matches no row and changes nothing. Answers the status
+ * stored afterwards (which is not the one given when it arrived late).
  */
 export async function advanceStatus(
   trx: Db,
   id: string,
   change: { status: string; rank: number; actuallyPaid: string | null; at: string },
-): Promise<void> {
+): Promise<string | undefined> {
   await trx
     .updateTable('crypto_payments')
     .set({
@@ -84,6 +85,12 @@ export async function advanceStatus(
       ]),
     )
     .execute();
+  const stored = await trx
+    .selectFrom('crypto_payments')
+    .select('payment_status')
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return stored?.payment_status;
 }
 
 export async function findCredit(trx: Db, provider: string, providerPaymentId: string) {

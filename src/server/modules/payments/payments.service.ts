@@ -171,14 +171,16 @@ export async function applyProviderPayment(deps: PaymentsDeps, remote: ProviderP
     await deps.db.transaction().execute(async (trx) => {
       const row = await findPayment(trx, provider, remote.payment_id);
       if (!row) throw notFound(PAYMENT_MESSAGES.notFound);
-      await advanceStatus(trx, row.id, {
+      const stored = await advanceStatus(trx, row.id, {
         status: remote.payment_status,
         rank: rankOf(remote.payment_status),
         actuallyPaid: remote.actually_paid,
         at: new Date().toISOString(),
       });
-      if (remote.payment_status !== 'finished' || (await findCredit(trx, provider, row.provider_payment_id)))
-        return;
+      // Credit only what is recorded as finished: a `finished` read arriving after `refunded` (higher
+      // rank) or `expired`/`failed` (same rank, another final status) did not move the status, so it
+      // credits nothing either.
+      if (stored !== 'finished' || (await findCredit(trx, provider, row.provider_payment_id))) return;
       await ensureWallets(trx, row.user_id);
       const transfer = await postTransfer(trx, {
         debitAccountId: PLATFORM.deposits,

@@ -20,6 +20,13 @@ export function decimalUnits(value: string): bigint {
   );
 }
 
+/** 1250000000n -> "12.5". */
+export function unitsToDecimal(units: bigint): string {
+  const scale = 10n ** BigInt(DECIMALS);
+  const fraction = (units % scale).toString().padStart(DECIMALS, '0').replace(/0+$/, '');
+  return fraction ? `${units / scale}.${fraction}` : String(units / scale);
+}
+
 const FULL_STEPS = ['confirming', 'confirmed', 'sending', 'finished'] as const;
 
 export function sandboxStatus(row: SandboxPaymentTable, nowMs: number, stepMs: number): string {
@@ -93,12 +100,21 @@ export function sandboxProvider(db: Db, options: { stepMs: number; now?: () => n
     },
     async pay(paymentId, amount) {
       const row = await find(paymentId);
-      if (sandboxStatus(row, now(), options.stepMs) !== 'waiting' || row.paid_at) return false;
+      const status = sandboxStatus(row, now(), options.stepMs);
+      // A first transfer while waiting, or the rest after a partial one (spec 4: "send the remaining amount").
+      if (status !== 'partially_paid' && (status !== 'waiting' || row.paid_at)) return false;
+      const before = row.paid_amount ? decimalUnits(row.paid_amount) : 0n;
+      const rest = decimalUnits(row.pay_amount) - before;
+      const paid = before + (amount === undefined ? rest : decimalUnits(amount));
       const result = await db
         .updateTable('sandbox_payments')
-        .set({ paid_amount: amount ?? row.pay_amount, paid_at: new Date(now()).toISOString() })
+        // The full amount is kept as the invoice wrote it ("25.50"), as a provider would report it.
+        .set({ paid_amount: paid === decimalUnits(row.pay_amount) ? row.pay_amount : unitsToDecimal(paid), paid_at: new Date(now()).toISOString() })
         .where('id', '=', paymentId)
-        .where('paid_at', 'is', null)
+        // Of two racing transfers, the one that saw the amount as it still is wins.
+        .where((eb) =>
+          row.paid_amount === null ? eb('paid_amount', 'is', null) : eb('paid_amount', '=', row.paid_amount),
+        )
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },

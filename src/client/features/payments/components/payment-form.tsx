@@ -1,0 +1,113 @@
+import { useQuery } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import {
+  createPaymentSchema,
+  PAY_CURRENCY,
+  PAYMENT_MESSAGES,
+  type Payment,
+  PRICE_CURRENCY,
+} from '../../../../shared/payments.ts';
+import { errorText } from '../../../lib/http.ts';
+import { useSchemaForm } from '../../../lib/use-schema-form.ts';
+import { FormField, SelectField } from '../../../ui/form-field.tsx';
+import { createPayment, currenciesQuery, minAmountQuery, offeredCurrencies } from '../api.ts';
+
+const minimumFormat = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 8 });
+
+/** Spec 9: only USDT on BNB Smart Chain is offered, shown as the BEP20 token it is. */
+const PAY_CURRENCY_LABEL = 'USDT (BEP20)';
+
+/** Spec 2 "Crypto payment page": the amount in US dollars and the coin to pay with. */
+export function PaymentForm({
+  memberId,
+  onCreated,
+}: {
+  memberId: string;
+  onCreated: (payment: Payment) => void;
+}) {
+  const currencies = useQuery(currenciesQuery);
+  const offered = offeredCurrencies(currencies.data);
+  const minimum = useQuery(minAmountQuery(PAY_CURRENCY, PAY_CURRENCY)).data?.min_amount;
+  const [amount, setAmount] = useState('');
+  const [currency, setCurrency] = useState<string>(PRICE_CURRENCY);
+  // The only coin offered is chosen for the member once the list arrives; they may still clear it.
+  const [payCurrency, setPayCurrency] = useState<string | undefined>(undefined);
+  const payWith = payCurrency ?? offered[0]?.code ?? '';
+  const { errors, busy, submit: submitWith } = useSchemaForm();
+  const [failure, setFailure] = useState('');
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    setFailure('');
+    void submitWith(
+      createPaymentSchema,
+      { price_amount: amount, price_currency: currency, pay_currency: payWith, id: memberId },
+      async (input) => onCreated(await createPayment(input, memberId)),
+      (text) => setFailure(text || PAYMENT_MESSAGES.createFailed),
+    );
+  }
+
+  return (
+    <section className="card" aria-labelledby="payment-form-title">
+      <h2 id="payment-form-title">New payment</h2>
+      {failure ? (
+        <div className="banner error" role="alert" data-testid="payment-error">
+          <strong>{PAYMENT_MESSAGES.errorTitle}</strong>
+          <p>{failure}</p>
+        </div>
+      ) : null}
+      <form className="form" onSubmit={submit} noValidate aria-busy={busy}>
+        <FormField
+          label="Amount to pay"
+          name="price_amount"
+          type="number"
+          step="0.01"
+          min="0"
+          inputMode="decimal"
+          autoComplete="off"
+          required
+          value={amount}
+          onChange={(e) => setAmount(e.target.value)}
+          error={errors.price_amount}
+          hint={minimum === undefined ? undefined : `Minimum: ${minimumFormat.format(minimum)} USD`}
+          disabled={busy}
+        />
+        <SelectField
+          label="Currency"
+          name="price_currency"
+          required
+          value={currency}
+          onChange={(e) => setCurrency(e.target.value)}
+          error={errors.price_currency}
+          disabled={busy}
+        >
+          <option value={PRICE_CURRENCY}>USDT</option>
+        </SelectField>
+        <SelectField
+          label="Pay with"
+          name="pay_currency"
+          required
+          value={payWith}
+          onChange={(e) => setPayCurrency(e.target.value)}
+          error={errors.pay_currency}
+          disabled={busy}
+        >
+          <option value="">Select cryptocurrency</option>
+          {offered.map((c) => (
+            <option key={c.code} value={c.code}>
+              {PAY_CURRENCY_LABEL}
+            </option>
+          ))}
+        </SelectField>
+        {currencies.error ? (
+          <p className="field-error" role="alert" data-testid="currencies-error">
+            {errorText(currencies.error)}
+          </p>
+        ) : null}
+        <button type="submit" className="button primary" disabled={busy}>
+          {busy ? PAYMENT_MESSAGES.processing : PAYMENT_MESSAGES.create}
+        </button>
+      </form>
+    </section>
+  );
+}
