@@ -42,7 +42,7 @@ test.describe('public pages on a phone', () => {
       'href',
       '/registration',
     );
-    await page.getByRole('link', { name: 'Login' }).click();
+    await page.getByRole('banner').getByRole('link', { name: 'Login' }).click();
     await expect(page).toHaveURL(/\/login$/);
     await expect(page.getByRole('heading', { name: 'Member login' })).toBeVisible();
   });
@@ -61,5 +61,10 @@ test.describe('public pages on a phone', () => {
     await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
     await page.getByRole('link', { name: 'Go to the home page' }).click();
     await expect(page).toHaveURL(/\/$/);
+    // The app hands over to the static landing page: a real page load, not a copy drawn in the app.
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+      'Secure, educational and transparent crypto trading',
+    );
+    await expect(page.locator('#root')).toHaveCount(0);
   });
 });

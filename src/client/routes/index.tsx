@@ -1,41 +1,33 @@
-import { createFileRoute, Link } from '@tanstack/react-router';
-import { RISK_DISCLAIMER } from '../../shared/messages.ts';
-import { PublicHeader } from '../app/layouts/public-layout.tsx';
+import { createFileRoute } from '@tanstack/react-router';
+import { useEffect } from 'react';
+import { PublicLayout } from '../app/layouts/public-layout.tsx';
 
-// The public entry. The full landing page (sections, carousel, counters) is its own piece of work;
-// this is its honest core: what the platform is, the risk, and the way in.
-export const Route = createFileRoute('/')({ component: Landing });
+// The landing page is not part of the app: it is prerendered at build time (src/landing) and the
+// server answers GET / with it. This route only catches an in-app link to "/" (not found, unauthorized,
+// payment done) and turns it into a real page load of the landing page, keeping any #section.
+export const Route = createFileRoute('/')({ component: ToLanding });
 
-function Landing() {
+/** True when this document itself was loaded at "/": then the server had no landing page to give. */
+function loadedAtRoot(): boolean {
+  const entry = performance.getEntriesByType('navigation')[0];
+  return entry ? new URL(entry.name).pathname === '/' : false;
+}
+
+function ToLanding() {
+  const stay = loadedAtRoot();
+  useEffect(() => {
+    if (!stay) window.location.replace(`/${window.location.hash}`);
+  }, [stay]);
+  // Seen only for a moment, or when the app runs without a built landing page (the Vite dev server
+  // serves it too, so in practice: never).
   return (
-    <div className="landing">
-      <div className="disclaimer-bar" role="note">
-        <p>{RISK_DISCLAIMER}</p>
+    <PublicLayout>
+      <div className="status-page">
+        <h1>Member Platform</h1>
+        <p>
+          <a href="/">Open the home page</a>
+        </p>
       </div>
-      <PublicHeader />
-      <main id="main">
-        <section className="hero">
-          <h1>Secure, educational and transparent crypto trading</h1>
-          <p>
-            Learn how markets work, follow your membership, wallets and referrals in one app on your phone.
-          </p>
-          <div className="row center">
-            <Link to="/registration" className="button primary">
-              Start Trading Now
-            </Link>
-            <a href="#about" className="button">
-              Learn More Today
-            </a>
-          </div>
-        </section>
-        <section id="about" className="about">
-          <h2>About us</h2>
-          <p>
-            We teach trading step by step and show every figure of your account as it is. Nothing here
-            promises a return: crypto prices move both ways, and you decide what you can afford to risk.
-          </p>
-        </section>
-      </main>
-    </div>
+    </PublicLayout>
   );
 }

@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GENERIC } from '../../shared/messages.ts';
 
 // The build writes .br and .gz beside every asset; we send those (compressing per request would cost
@@ -13,12 +13,41 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** index.html carries this placeholder where each response's CSP nonce goes (see app/csp-nonce.ts). */
 const NONCE_PLACEHOLDER = '__CSP_NONCE__';
 const REVALIDATE = 'no-cache';
+/** The landing page, prerendered at build time (src/landing): what GET / answers. */
+const LANDING = 'landing.html';
+
+type Encoding = 'br' | 'gzip';
+type StaticPage = { etag: string; identity: Buffer } & Partial<Record<Encoding, Buffer>>;
+
+/** A built page and the .br / .gz copies the build wrote beside it, read once at start-up. */
+function loadPage(file: string): StaticPage {
+  const identity = readFileSync(file);
+  const page: StaticPage = {
+    etag: `"${createHash('sha256').update(identity).digest('base64url').slice(0, 27)}"`,
+    identity,
+  };
+  if (existsSync(`${file}.br`)) page.br = readFileSync(`${file}.br`);
+  if (existsSync(`${file}.gz`)) page.gzip = readFileSync(`${file}.gz`);
+  return page;
+}
+
+/** The smallest copy the browser accepts (it only names an encoding it can read; q-values ignored). */
+function sendPage(request: FastifyRequest, reply: FastifyReply, page: StaticPage) {
+  reply.header('cache-control', REVALIDATE).header('vary', 'accept-encoding').header('etag', page.etag);
+  reply.type('text/html; charset=utf-8');
+  if (String(request.headers['if-none-match'] ?? '').includes(page.etag)) return reply.status(304).send();
+  const accepted = String(request.headers['accept-encoding'] ?? '');
+  const encoding = (['br', 'gzip'] as const).find((e) => page[e] && accepted.includes(e));
+  if (!encoding) return reply.send(page.identity);
+  return reply.header('content-encoding', encoding).send(page[encoding]);
+}
 
 /**
- * Serves the built app, and for every other GET that is not the API its shell: the client router then
- * draws the screen (or its not-found page). The shell is read once; each answer gets the style nonce of
- * its own response, so the one runtime stylesheet (the toasts')
- * works under a CSP without 'unsafe-inline'. Without a build the server answers the API only.
+ * Serves the built app: / is the prerendered landing page, and every other GET that is not the API or
+ * a file gets the app's shell, whose client router then draws the screen (or its not-found page). The
+ * shell is read once; each answer gets the style nonce of its own response, so the one runtime
+ * stylesheet (the toasts') works under a CSP without 'unsafe-inline'. Without a build the server
+ * answers the API only.
  */
 export async function registerClient(app: FastifyInstance, clientDir: string): Promise<void> {
   const indexFile = join(clientDir, 'index.html');
@@ -29,12 +58,19 @@ export async function registerClient(app: FastifyInstance, clientDir: string): P
       // One route per built file, so the shell's catch-all below is a route of its own.
       wildcard: false,
       index: false,
-      allowedPath: (pathName) => pathName !== '/index.html',
+      // Pages have one address each: the shell is every screen's, the landing page is /.
+      allowedPath: (pathName) => pathName !== '/index.html' && pathName !== `/${LANDING}`,
       cacheControl: false,
       setHeaders: (res, path) => {
         res.header('cache-control', path.includes('/assets/') ? IMMUTABLE : REVALIDATE);
       },
     });
+    // The landing page is static: no nonce (it has no inline style or script), the CSP as it is.
+    const landingFile = join(clientDir, LANDING);
+    if (existsSync(landingFile)) {
+      const landing = loadPage(landingFile);
+      app.get('/', { schema: { hide: true } }, async (request, reply) => sendPage(request, reply, landing));
+    }
     const shell = readFileSync(indexFile, 'utf8');
     app.get('/*', { schema: { hide: true } }, async (request, reply) => {
       const acceptsHtml = (request.headers.accept ?? '').includes('text/html');

@@ -109,7 +109,10 @@ export function sandboxProvider(db: Db, options: { stepMs: number; now?: () => n
       const result = await db
         .updateTable('sandbox_payments')
         // The full amount is kept as the invoice wrote it ("25.50"), as a provider would report it.
-        .set({ paid_amount: paid === decimalUnits(row.pay_amount) ? row.pay_amount : unitsToDecimal(paid), paid_at: new Date(now()).toISOString() })
+        .set({
+          paid_amount: paid === decimalUnits(row.pay_amount) ? row.pay_amount : unitsToDecimal(paid),
+          paid_at: new Date(now()).toISOString(),
+        })
         .where('id', '=', paymentId)
         // Of two racing transfers, the one that saw the amount as it still is wins.
         .where((eb) =>
