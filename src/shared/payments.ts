@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { parseCents } from './money.ts';
-import { amountSchema, WALLET_MESSAGES } from './wallets.ts';
+import { amountSchema, reasonSchema } from './wallets.ts';
 
 // Crypto payments in BEP20 USDT (spec 2 "Crypto payment page", spec 4 statuses, spec 8 errors,
 // spec 9 constants; API.md "Crypto payments"; RULES.md "Deposits").
@@ -191,12 +191,7 @@ export const adminPaymentListSchema = v.object({
 /** An admin credits a partially paid payment by hand: once per payment, with a reason, audited. */
 export const manualCreditSchema = v.object({
   amount: amountSchema,
-  reason: v.pipe(
-    v.string(WALLET_MESSAGES.reasonLength),
-    v.trim(),
-    v.minLength(3, WALLET_MESSAGES.reasonLength),
-    v.maxLength(500, WALLET_MESSAGES.reasonLength),
-  ),
+  reason: reasonSchema,
 });
 export type ManualCreditInput = v.InferOutput<typeof manualCreditSchema>;
 

@@ -35,6 +35,14 @@ export const amountSchema = v.pipe(
   v.number(WALLET_MESSAGES.amountFormat),
 );
 
+/** Why support staff moved money by hand: 3 to 500 characters, kept in the audit log. */
+export const reasonSchema = v.pipe(
+  v.string(WALLET_MESSAGES.reasonLength),
+  v.trim(),
+  v.minLength(3, WALLET_MESSAGES.reasonLength),
+  v.maxLength(500, WALLET_MESSAGES.reasonLength),
+);
+
 export const walletBalanceSchema = v.object({ business: v.string(), working: v.string() });
 export type WalletBalance = v.InferOutput<typeof walletBalanceSchema>;
 
@@ -43,12 +51,7 @@ export const adjustmentSchema = v.object({
   wallet: v.picklist(WALLETS, WALLET_MESSAGES.walletInvalid),
   direction: v.picklist(['credit', 'debit'], WALLET_MESSAGES.directionInvalid),
   amount: amountSchema,
-  reason: v.pipe(
-    v.string(WALLET_MESSAGES.reasonLength),
-    v.trim(),
-    v.minLength(3, WALLET_MESSAGES.reasonLength),
-    v.maxLength(500, WALLET_MESSAGES.reasonLength),
-  ),
+  reason: reasonSchema,
 });
 export type AdjustmentInput = v.InferOutput<typeof adjustmentSchema>;
 

@@ -115,3 +115,9 @@ export function defineRoute<
     },
   });
 }
+
+/** The Idempotency-Key header of a money-moving call (RULES.md), if the caller sent one. */
+export function idempotencyKeyOf(request: FastifyRequest): string | undefined {
+  const key = request.headers['idempotency-key'];
+  return typeof key === 'string' ? key : undefined;
+}

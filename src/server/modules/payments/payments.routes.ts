@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import * as v from 'valibot';
 import { errorBodySchema } from '../../../shared/errors.ts';
 import {
@@ -14,7 +14,7 @@ import {
   paymentSchema,
   sandboxPaySchema,
 } from '../../../shared/payments.ts';
-import { defineRoute } from '../../http/route.ts';
+import { defineRoute, idempotencyKeyOf } from '../../http/route.ts';
 import {
   allPayments,
   createPayment,
@@ -27,11 +27,6 @@ import {
   paymentStatus,
   sandboxPay,
 } from './payments.service.ts';
-
-const idempotencyKeyOf = (request: FastifyRequest) => {
-  const key = request.headers['idempotency-key'];
-  return typeof key === 'string' ? key : undefined;
-};
 
 // API.md "Crypto payments": base /api/v1/payments.
 export function registerPaymentsRoutes(app: FastifyInstance, deps: PaymentsDeps): void {

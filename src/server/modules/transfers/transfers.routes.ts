@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { errorBodySchema } from '../../../shared/errors.ts';
 import {
   transferDecisionSchema,
@@ -10,13 +10,8 @@ import {
   transferResultSchema,
 } from '../../../shared/transfers.ts';
 import type { Db } from '../../db/database.ts';
-import { defineRoute } from '../../http/route.ts';
+import { defineRoute, idempotencyKeyOf } from '../../http/route.ts';
 import { allTransfers, decideTransfer, sendTransfer, transferHistory } from './transfers.service.ts';
-
-const idempotencyKeyOf = (request: FastifyRequest) => {
-  const key = request.headers['idempotency-key'];
-  return typeof key === 'string' ? key : undefined;
-};
 
 const sendResponses = {
   201: transferResultSchema,

@@ -7,7 +7,7 @@ import {
   walletBalanceSchema,
 } from '../../../shared/wallets.ts';
 import type { Db } from '../../db/database.ts';
-import { defineRoute } from '../../http/route.ts';
+import { defineRoute, idempotencyKeyOf } from '../../http/route.ts';
 import { reconcile } from './ledger.service.ts';
 import { adjustBalance, walletBalance } from './wallets.service.ts';
 
@@ -38,8 +38,7 @@ export function registerWalletsRoutes(app: FastifyInstance, { db }: { db: Db }):
       422: errorBodySchema,
     },
     handler: async ({ body, user, request, reply }) => {
-      const key = request.headers['idempotency-key'];
-      const outcome = await adjustBalance(db, user, body, typeof key === 'string' ? key : undefined);
+      const outcome = await adjustBalance(db, user, body, idempotencyKeyOf(request));
       return reply.status(outcome.statusCode).send(outcome.body);
     },
   });
