@@ -15,14 +15,8 @@ import { AppError, badRequest, forbidden, notFound } from '../../http/errors.ts'
 import type { SessionUser } from '../../http/session.ts';
 import { insertAudit } from '../audit/audit.repository.ts';
 import { type Outcome, runOnce } from '../idempotency/idempotency.service.ts';
-import { findUserById } from '../users/users.repository.ts';
-import {
-  ensureWallets,
-  holdTransfer,
-  postTransfer,
-  settlePending,
-  walletAccountId,
-} from '../wallets/ledger.service.ts';
+import { findUserById, findUsersByIds } from '../users/users.repository.ts';
+import { holdTransfer, postTransfer, settlePending, walletAccountId } from '../wallets/ledger.service.ts';
 import {
   addToDailyTotal,
   findTransferRow,
@@ -82,23 +76,23 @@ export async function sendTransfer(
     throw badRequest([{ field: 'to', message: TRANSFER_MESSAGES.sameWallet }]);
 
   return runOnce(db, senderId, idempotencyKey, { route: 'transfer', input }, async (trx) => {
-    // Read again inside the transaction: a block or deactivation a moment ago counts.
-    const sender = await findUserById(trx, senderId);
+    // Read again inside the transaction (one query for both): a block or deactivation a moment ago counts.
+    const people = await findUsersByIds(trx, toSelf ? [senderId] : [senderId, input.userto_id]);
+    const sender = people.find((u) => u.id === senderId);
     if (!sender || sender.status === 'block') throw forbidden();
     if (sender.is_active !== 'active') throw new AppError(422, TRANSFER_MESSAGES.senderInactive);
-    const recipient = toSelf ? sender : await findUserById(trx, input.userto_id);
+    const recipient = toSelf ? sender : people.find((u) => u.id === input.userto_id);
     if (recipient?.role !== 'user') throw notFound(TRANSFER_MESSAGES.recipientNotFound);
     if (recipient.status === 'block') throw new AppError(422, TRANSFER_MESSAGES.recipientBlocked);
 
     // Counter first, then the two accounts in id order: every transfer takes its locks in that order.
+    // Members' wallets exist from registration; a missing one fails the credit and the whole transfer.
     const now = new Date().toISOString();
     if (
       !toSelf &&
       !(await addToDailyTotal(trx, senderId, utcDay(now), input.amount, DAILY_TRANSFER_LIMIT_CENTS))
     )
       throw new AppError(422, TRANSFER_MESSAGES.dailyLimit);
-    await ensureWallets(trx, senderId);
-    await ensureWallets(trx, recipient.id);
     const move = {
       debitAccountId: walletAccountId(senderId, input.from),
       creditAccountId: walletAccountId(recipient.id, input.to),
@@ -110,12 +104,22 @@ export async function sendTransfer(
     };
     const review = input.amount >= TRANSFER_REVIEW_THRESHOLD_CENTS;
     const row = review ? await holdTransfer(trx, move) : await postTransfer(trx, move);
+    const transfer: Transfer = {
+      id: row.id,
+      amount: formatCents(input.amount),
+      description: row.description,
+      created_at: row.created_at,
+      status: review ? 'pending' : 'completed',
+      sender_name: sender.fullname,
+      sender_email: sender.email,
+      recipient_name: recipient.fullname,
+      recipient_email: recipient.email,
+      from: input.from,
+      to: input.to,
+    };
     return {
       statusCode: 201,
-      body: {
-        message: review ? TRANSFER_MESSAGES.pendingReview : TRANSFER_MESSAGES.sent,
-        transfer: await loadTransfer(trx, row.id),
-      },
+      body: { message: review ? TRANSFER_MESSAGES.pendingReview : TRANSFER_MESSAGES.sent, transfer },
     };
   });
 }

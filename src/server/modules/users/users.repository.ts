@@ -78,3 +78,7 @@ export async function updateUserFlags(
 ): Promise<void> {
   await db.updateTable('users').set(changes).where('id', '=', id).execute();
 }
+
+export async function findUsersByIds(db: Db, ids: string[]): Promise<UserTable[]> {
+  return db.selectFrom('users').selectAll().where('id', 'in', ids).execute();
+}

@@ -32,11 +32,13 @@ export async function debitIfAvailable(trx: Db, id: string, amountCents: number)
 }
 
 export async function credit(trx: Db, id: string, amountCents: number): Promise<void> {
-  await trx
+  const result = await trx
     .updateTable('ledger_accounts')
     .set({ balance_cents: sql`balance_cents + ${amountCents}` })
     .where('id', '=', id)
-    .execute();
+    .executeTakeFirst();
+  // A credit to no account would let the debit stand alone: fail the whole transaction instead.
+  if (Number(result.numUpdatedRows) !== 1) throw new Error(`ledger account ${id} does not exist`);
 }
 
 /** Holds money (it leaves the available balance) when the available balance covers it. */
