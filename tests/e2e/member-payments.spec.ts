@@ -37,6 +37,13 @@ let member: Member;
 /** The payments the tests made, as the server answered their creation. */
 const made: { full?: Payment; partial?: Payment } = {};
 
+/** A payment an earlier test of this serial file made: without it this test fails, it is never skipped. */
+function earlier(which: keyof typeof made): Payment {
+  const payment = made[which];
+  if (!payment) throw new Error(`the ${which} payment of an earlier test is missing: that test failed`);
+  return payment;
+}
+
 test.beforeAll(async ({ playwright }, testInfo) => {
   const visitor = await playwright.request.newContext({ baseURL: testInfo.project.use.baseURL });
   member = newMember('payer');
@@ -338,9 +345,7 @@ test('a created payment shows its deadline, id, amount, address, QR code and not
 test('status checks come every 10 s, pause while the page is hidden and resume at once when it is shown', async ({
   page,
 }) => {
-  const payment = made.full;
-  test.skip(!payment, 'needs the payment of the previous test');
-  if (!payment) return;
+  const payment = earlier('full');
   await page.clock.install();
   const checks = watchStatusChecks(page);
   await signInMember(page, member);
@@ -373,9 +378,7 @@ test('status checks come every 10 s, pause while the page is hidden and resume a
 test('paying the full amount walks the statuses to "Payment Successful!" and credits the Active Wallet once', async ({
   page,
 }) => {
-  const payment = made.full;
-  test.skip(!payment, 'needs the payment of the previous tests');
-  if (!payment) return;
+  const payment = earlier('full');
   await signInMember(page, member);
   await page.goto(`/user/scanner?payment=${payment.payment_id}`);
   await expect(badge(statusPanel(page))).toHaveText('Waiting');
@@ -461,15 +464,15 @@ test('Create New Payment goes back to an empty form; paying part of an invoice e
 });
 
 test('the deposit history lists both payments, newest first, with status and credit', async ({ page }) => {
-  test.skip(!made.full || !made.partial, 'needs the payments of the previous tests');
-  if (!made.full || !made.partial) return;
+  const full = earlier('full');
+  const partial = earlier('partial');
   await signInMember(page, member);
   await openPayPage(page);
   await page.getByRole('link', { name: 'Deposit history' }).click();
   await expect(page).toHaveURL(/\/user\/deposit-history$/);
   const rows = page.getByTestId('deposit-history').getByRole('listitem');
   await expect(rows).toHaveCount(2);
-  const [partial, full] = [rows.nth(0), rows.nth(1)];
+  const [partialRow, fullRow] = [rows.nth(0), rows.nth(1)];
   const facts = (row: Locator) =>
     ['deposit-amount', 'deposit-date', 'deposit-id', 'deposit-credited'].map((id) => row.getByTestId(id));
   const expectRow = async (row: Locator, shown: (string | RegExp)[], status: string) => {
@@ -477,29 +480,23 @@ test('the deposit history lists both payments, newest first, with status and cre
     await expect(badge(row)).toHaveText(status);
   };
   await expectRow(
-    partial,
-    ['$5.00', shownDate(made.partial.created_at), made.partial.payment_id, '—'],
+    partialRow,
+    ['$5.00', shownDate(partial.created_at), partial.payment_id, '—'],
     'Partially paid',
   );
-  await expectRow(
-    full,
-    ['$12.30', shownDate(made.full.created_at), made.full.payment_id, '$12.30'],
-    'Finished',
-  );
+  await expectRow(fullRow, ['$12.30', shownDate(full.created_at), full.payment_id, '$12.30'], 'Finished');
   // Every fact stays on a 360 px screen: nothing to scroll sideways.
   await page.setViewportSize({ width: 360, height: 740 });
   expect(
     await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
   ).toBeLessThanOrEqual(0);
-  await expect(badge(full)).toHaveClass(/\bgreen\b/);
+  await expect(badge(fullRow)).toHaveClass(/\bgreen\b/);
 });
 
 test('a status check that fails shows why, and Retry reloads the page; final failures read "Failed"', async ({
   page,
 }) => {
-  const payment = made.partial;
-  test.skip(!payment, 'needs the payment of the previous tests');
-  if (!payment) return;
+  const payment = earlier('partial');
   await signInMember(page, member);
 
   await page.route(`**${STATUS}**`, (route) => route.abort('connectionreset'));
