@@ -28,6 +28,8 @@ import {
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
 const WARMUP_S = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
+/** Rounds of the real endpoint and the bare route taken in turn; medians are reported. */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = 50;
 const PORT = Number(process.env.BENCH_PORT ?? 8199);
 const BARE_PORT = PORT + 1;
@@ -35,8 +37,26 @@ const BARE_PORT = PORT + 1;
 const AMOUNT = '0.01';
 /** Extra Node flags for the server processes, e.g. '--cpu-prof --cpu-prof-dir=prof' to profile them. */
 const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+/** Which databases to run the transfers on: 'sqlite,postgres' unless BENCH_DIALECTS says otherwise. */
+const DIALECTS = (process.env.BENCH_DIALECTS ?? 'sqlite,postgres').split(',').map((d) => d.trim());
+/** BENCH_VISITS=0 leaves out the calls every visit makes (e.g. to profile transfers alone). */
+const VISITS = process.env.BENCH_VISITS !== '0';
 
 const children = new Set<ChildProcess>();
+
+/**
+ * CPU time (user + system) a process has used so far, in ms, from Linux's /proc (utime and stime in
+ * clock ticks of 10 ms); NaN elsewhere. Per transfer, it shows the server's own cost whatever else the
+ * machine is doing, which throughput on a busy machine does not.
+ */
+function cpuMsOf(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return Number.NaN;
+  }
+}
 
 /** Starts `script` in a Node process of its own and waits until `healthUrl` answers. */
 async function startProcess(script: string, env: Record<string, string>, healthUrl: string) {
@@ -54,7 +74,7 @@ async function startProcess(script: string, env: Record<string, string>, healthU
   for (let attempt = 0; attempt < 150; attempt++) {
     if (child.exitCode !== null) break;
     try {
-      if ((await fetch(healthUrl)).ok) return { stop };
+      if ((await fetch(healthUrl)).ok) return { stop, cpuMs: () => cpuMsOf(child.pid) };
     } catch {}
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
@@ -66,9 +86,8 @@ async function startProcess(script: string, env: Record<string, string>, healthU
 const pendingDrops = new Set<() => Promise<void>>();
 
 /**
- * A fresh database for one process: a temporary folder, or a PostgreSQL schema. drop() removes it
- * as soon as its runs are over: Kysely's migrator looks for its tables in every schema of the
- * database, so a second schema migrated while another still holds them would fail.
+ * A fresh database for one process: a temporary folder, or a PostgreSQL schema (its migration tables
+ * inside it, so two can live side by side). drop() removes it as soon as its runs are over.
  */
 async function freshDatabase(dialect: Target['dialect']) {
   const dataDir = mkdtempSync(join(tmpdir(), 'platform-bench-'));
@@ -108,7 +127,16 @@ function load(url: string, senders: Sender[], seconds: number) {
   });
 }
 
-type Row = { name: string; rate: number; unit: string; p50: number; p99: number; failed?: string };
+type Row = {
+  name: string;
+  rate: number;
+  unit: string;
+  p50: number;
+  p99: number;
+  failed?: string;
+  /** The server process's CPU time per answered transfer, µs. */
+  cpuUs?: number;
+};
 
 function rowOf(name: string, result: autocannon.Result): Row {
   const failures = Object.entries(result.statusCodeStats ?? {})
@@ -128,10 +156,11 @@ function rowOf(name: string, result: autocannon.Result): Row {
 const ms = (value: number) => `${Math.round(value * 10) / 10} ms`;
 
 function print(row: Row) {
+  const cpu = row.cpuUs === undefined || Number.isNaN(row.cpuUs) ? '' : `cpu ${Math.round(row.cpuUs)} µs  `;
   const outcome = row.unit === 'writes/s' ? '' : row.failed ? `FAILED: ${row.failed}` : 'non-2xx 0';
   const rate = `${Math.round(row.rate)}`.padStart(6);
   console.log(
-    `  ${row.name.padEnd(46)} ${rate} ${row.unit.padEnd(11)}  p50 ${ms(row.p50).padStart(7)}  p99 ${ms(row.p99).padStart(8)}  ${outcome}`,
+    `  ${row.name.padEnd(46)} ${rate} ${row.unit.padEnd(11)}  p50 ${ms(row.p50).padStart(7)}  p99 ${ms(row.p99).padStart(8)}  ${cpu}${outcome}`,
   );
 }
 
@@ -145,15 +174,18 @@ async function startRealServer(dialect: Target['dialect']) {
       { ...database.env, PORT: String(PORT), ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password },
       `${base}/api/v1/health`,
     );
-    return { base, stop: () => server.stop().then(database.drop) };
+    return { base, cpuMs: server.cpuMs, stop: () => server.stop().then(database.drop) };
   } catch (error) {
     await database.drop();
     throw error;
   }
 }
 
-/** 10 funded members, each sending 0.01 to the next; then one member sending to another. */
-async function benchRealEndpoint(base: string) {
+/** A load to compare: the senders of its connections, at one URL. */
+type Case = { url: string; senders: Sender[] };
+
+/** 10 funded members, each sending 0.01 to the next; and one member sending to another (a hot account). */
+async function prepareRealEndpoint(base: string) {
   const admin = await signedInAdminClient(base);
   const members: Awaited<ReturnType<typeof fundedMember>>[] = [];
   for (let i = 0; i < REFERENCE_MEMBERS; i++)
@@ -175,31 +207,27 @@ async function benchRealEndpoint(base: string) {
       }),
     };
   };
-  const ring = members.map((_, i) => senderOf(i, (i + 1) % members.length));
   const url = `${base}/api/v1/transfer/touser`;
-  const warm = await load(url, ring, WARMUP_S);
-  const many = await load(url, ring, DURATION_S);
-  const hot = await load(url, [senderOf(0, 1)], DURATION_S);
-
-  // Every answered transfer is in the ledger, and the ledger still balances. A run stops with up to
-  // 50 requests in flight: the server completes them, nobody reads the answers.
-  const answered = warm['2xx'] + many['2xx'] + hot['2xx'];
-  const listed = await admin.get('/transfer/list?limit=1');
-  const books = await admin.get('/ledger/reconciliation');
-  const total = Number(listed.body?.total);
-  const consistent =
-    total >= answered && total <= answered + 3 * CONNECTIONS && books.body?.balanced === true;
   return {
-    rows: [
-      rowOf(`transfer/touser, ${REFERENCE_MEMBERS} senders`, many),
-      rowOf('transfer/touser, 1 sender (hot account)', hot),
-    ],
-    check: `${consistent ? 'checked' : 'MISMATCH'}: ${answered} answered 201, ${total} transfers in the ledger, reconciliation ${books.body?.balanced ? 'balanced' : JSON.stringify(books.body)}`,
+    many: { url, senders: members.map((_, i) => senderOf(i, (i + 1) % members.length)) } as Case,
+    hot: { url, senders: [senderOf(0, 1)] } as Case,
+    /**
+     * Every answered transfer is in the ledger, and the ledger still balances. A run stops with up to
+     * 50 requests in flight: the server completes them, nobody reads the answers.
+     */
+    check: async (answered: number, runs: number) => {
+      const listed = await admin.get('/transfer/list?limit=1');
+      const books = await admin.get('/ledger/reconciliation');
+      const total = Number(listed.body?.total);
+      const consistent =
+        total >= answered && total <= answered + runs * CONNECTIONS && books.body?.balanced === true;
+      return `${consistent ? 'checked' : 'MISMATCH'}: ${answered} answered 201, ${total} transfers in the ledger, reconciliation ${books.body?.balanced ? 'balanced' : JSON.stringify(books.body)}`;
+    },
   };
 }
 
-/** The same write behind a bare Fastify route, on a fresh database. */
-async function benchBareRoute(dialect: Target['dialect']) {
+/** The same write behind a bare Fastify route, on a fresh database of its own. */
+async function startBareRoute(dialect: Target['dialect']) {
   const { target, env, drop } = await freshDatabase(dialect);
   await prepareReferenceDatabase(target);
   const base = `http://127.0.0.1:${BARE_PORT}`;
@@ -207,32 +235,57 @@ async function benchBareRoute(dialect: Target['dialect']) {
     'tests/bench/bare-server.ts',
     { ...env, PORT: String(BARE_PORT) },
     `${base}/health`,
-  );
-  try {
-    const senderOf = (from: number, to: number): Sender => ({
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        from: referenceAccount(from),
-        to: referenceAccount(to),
-        amount_cents: 1,
-        by: referenceMember(from),
-      }),
-    });
-    const ring = Array.from({ length: REFERENCE_MEMBERS }, (_, i) =>
-      senderOf(i, (i + 1) % REFERENCE_MEMBERS),
-    );
-    const url = `${base}/transfer`;
-    await load(url, ring, WARMUP_S);
-    const many = await load(url, ring, DURATION_S);
-    const hot = await load(url, [senderOf(0, 1)], DURATION_S);
-    return [
-      rowOf(`bare route, raw SQL, ${REFERENCE_MEMBERS} senders`, many),
-      rowOf('bare route, raw SQL, 1 sender (hot account)', hot),
-    ];
-  } finally {
-    await server.stop();
+  ).catch(async (error) => {
     await drop();
-  }
+    throw error;
+  });
+  const senderOf = (from: number, to: number): Sender => ({
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      from: referenceAccount(from),
+      to: referenceAccount(to),
+      amount_cents: 1,
+      by: referenceMember(from),
+    }),
+  });
+  const url = `${base}/transfer`;
+  return {
+    many: {
+      url,
+      senders: Array.from({ length: REFERENCE_MEMBERS }, (_, i) => senderOf(i, (i + 1) % REFERENCE_MEMBERS)),
+    } as Case,
+    hot: { url, senders: [senderOf(0, 1)] } as Case,
+    cpuMs: server.cpuMs,
+    stop: () => server.stop().then(drop),
+  };
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 2)] ?? 0;
+};
+
+type Run = { result: autocannon.Result; cpuUs: number };
+
+/** One load, with the server's CPU time per answered transfer. */
+async function measured(target: Case, cpuMs: () => number): Promise<Run> {
+  const before = cpuMs();
+  const result = await load(target.url, target.senders, DURATION_S);
+  return { result, cpuUs: ((cpuMs() - before) * 1000) / Math.max(1, result['2xx']) };
+}
+
+/** The median of each figure over the rounds; a failure in any round is reported. */
+function medianRow(name: string, runs: Run[]): Row {
+  const rows = runs.map(({ result, cpuUs }) => ({ ...rowOf(name, result), cpuUs }));
+  return {
+    name,
+    rate: median(rows.map((r) => r.rate)),
+    unit: 'transfers/s',
+    p50: median(rows.map((r) => r.p50)),
+    p99: median(rows.map((r) => r.p99)),
+    failed: rows.find((r) => r.failed)?.failed,
+    cpuUs: median(rows.map((r) => r.cpuUs)),
+  };
 }
 
 /** The same write in a loop on the database: one at a time, and on PostgreSQL also 10 at once. */
@@ -260,29 +313,64 @@ async function benchStorage(dialect: Target['dialect']) {
   return rows;
 }
 
+/**
+ * The real endpoint and the bare route run side by side in rounds (real, bare, real, bare, ...), so a
+ * machine that is busy for a while slows both alike; each figure is the median over the rounds.
+ */
 async function benchTransfers(dialect: Target['dialect'], withStaticCalls = false) {
   const label =
     dialect === 'sqlite'
       ? 'SQLite (WAL, synchronous=FULL)'
       : `PostgreSQL at ${new URL(TEST_DATABASE_URL).host} (pool of 10)`;
   const server = await startRealServer(dialect);
-  let real: Awaited<ReturnType<typeof benchRealEndpoint>>;
+  let rows: { real: Row[]; bare: Row[] };
+  let check: string;
   try {
     if (withStaticCalls) await benchStaticCalls(server.base);
     console.log(
-      `\ntransfers of ${AMOUNT} on ${label}: ${CONNECTIONS} connections, ${DURATION_S} s each after ${WARMUP_S} s warm-up`,
+      `\ntransfers of ${AMOUNT} on ${label}: ${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION_S} s each after ${WARMUP_S} s warm-up (medians)`,
     );
-    real = await benchRealEndpoint(server.base);
+    const real = await prepareRealEndpoint(server.base);
+    const bare = await startBareRoute(dialect);
+    try {
+      const runs = { realMany: [], bareMany: [], realHot: [], bareHot: [] } as Record<
+        'realMany' | 'bareMany' | 'realHot' | 'bareHot',
+        Run[]
+      >;
+      const warm = await load(real.many.url, real.many.senders, WARMUP_S);
+      await load(bare.many.url, bare.many.senders, WARMUP_S);
+      for (let round = 0; round < ROUNDS; round++) {
+        runs.realMany.push(await measured(real.many, server.cpuMs));
+        runs.bareMany.push(await measured(bare.many, bare.cpuMs));
+        runs.realHot.push(await measured(real.hot, server.cpuMs));
+        runs.bareHot.push(await measured(bare.hot, bare.cpuMs));
+      }
+      const answered = [warm, ...[...runs.realMany, ...runs.realHot].map((r) => r.result)].reduce(
+        (sum, r) => sum + r['2xx'],
+        0,
+      );
+      check = await real.check(answered, 1 + 2 * ROUNDS);
+      rows = {
+        real: [
+          medianRow(`transfer/touser, ${REFERENCE_MEMBERS} senders`, runs.realMany),
+          medianRow('transfer/touser, 1 sender (hot account)', runs.realHot),
+        ],
+        bare: [
+          medianRow(`bare route, raw SQL, ${REFERENCE_MEMBERS} senders`, runs.bareMany),
+          medianRow('bare route, raw SQL, 1 sender (hot account)', runs.bareHot),
+        ],
+      };
+    } finally {
+      await bare.stop();
+    }
   } finally {
     await server.stop();
   }
-  for (const row of real.rows) print(row);
-  const bare = await benchBareRoute(dialect);
-  for (const row of bare) print(row);
+  for (const row of [...rows.real, ...rows.bare]) print(row);
   for (const row of await benchStorage(dialect)) print(row);
-  console.log(`  ${real.check}`);
+  console.log(`  ${check}`);
   const verdict = (i: number) => {
-    const [r, b] = [real.rows[i], bare[i]] as [Row, Row];
+    const [r, b] = [rows.real[i], rows.bare[i]] as [Row, Row];
     const share = Math.round((100 * r.rate) / b.rate);
     return `${share}% of the bare route, p99 ${ms(r.p99)}: ${share >= 60 && r.p99 < 50 ? 'met' : 'NOT met'}`;
   };
@@ -294,10 +382,9 @@ async function benchTransfers(dialect: Target['dialect'], withStaticCalls = fals
 
 async function benchStaticCalls(base: string) {
   // The build's manifest names the app shell's entry chunk, whatever the bundler called it.
-  const manifest = JSON.parse(readFileSync('dist/.vite/manifest.json', 'utf8')) as Record<
-    string,
-    { file: string }
-  >;
+  const manifest = JSON.parse(
+    readFileSync(join(process.env.CLIENT_DIR ?? 'dist', '.vite/manifest.json'), 'utf8'),
+  ) as Record<string, { file: string }>;
   const mainBundle = manifest['index.html']?.file;
   const cases: { name: string; path: string; headers: Record<string, string> }[] = [
     { name: 'GET /api/v1/health (database round trip)', path: '/api/v1/health', headers: {} },
@@ -329,12 +416,14 @@ async function benchStaticCalls(base: string) {
 
 try {
   // On SQLite, the same server answers the static calls first.
-  await benchTransfers('sqlite', true);
-  if (await postgresReachable()) await benchTransfers('postgres');
-  else
-    console.log(
-      `\nPostgreSQL at ${new URL(TEST_DATABASE_URL).host} does not answer: its transfer runs are left out.`,
-    );
+  if (DIALECTS.includes('sqlite')) await benchTransfers('sqlite', VISITS);
+  if (DIALECTS.includes('postgres')) {
+    if (await postgresReachable()) await benchTransfers('postgres');
+    else
+      console.log(
+        `\nPostgreSQL at ${new URL(TEST_DATABASE_URL).host} does not answer: its transfer runs are left out.`,
+      );
+  }
 } finally {
   for (const child of children) child.kill('SIGTERM');
   for (const drop of pendingDrops) await drop().catch((error) => console.error(error));

@@ -66,7 +66,7 @@ export async function prepareReferenceDatabase(target: Target): Promise<void> {
       : { dataDir: '', databaseUrl: target.url, databaseSchema: target.schema },
   );
   try {
-    await migrateToLatest(db);
+    await migrateToLatest(db, target.dialect === 'postgres' ? target.schema : undefined);
     const now = new Date().toISOString();
     for (let i = 0; i < REFERENCE_MEMBERS; i++) {
       const id = referenceMember(i);

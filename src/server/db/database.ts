@@ -1,9 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresAdapter, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.ts';
+import { GroupCommitSqliteDialect } from './group-commit.ts';
 import type { Database } from './schema.ts';
 
 export type Db = Kysely<Database>;
@@ -11,7 +12,13 @@ export type Dialect = 'sqlite' | 'postgres';
 
 const PG_INT8 = 20;
 
-/** One Kysely instance for either dialect; everything above this file is dialect-blind. */
+/** True on PostgreSQL, for the few places that send it one statement where SQLite runs several. */
+export const isPostgres = (db: Db) => db.getExecutor().adapter instanceof PostgresAdapter;
+
+/**
+ * One Kysely instance for either dialect; everything above this file is dialect-blind, except where
+ * PostgreSQL saves round trips with one statement (isPostgres).
+ */
 export function createDatabase(config: Pick<Config, 'databaseUrl' | 'databaseSchema' | 'dataDir'>): {
   db: Db;
   dialect: Dialect;
@@ -27,6 +34,7 @@ export function createDatabase(config: Pick<Config, 'databaseUrl' | 'databaseSch
       },
       ...(config.databaseSchema ? { options: `-c search_path=${config.databaseSchema}` } : {}),
     });
+    withNamedStatements(pool);
     return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
   }
   mkdirSync(config.dataDir, { recursive: true });
@@ -37,7 +45,7 @@ export function createDatabase(config: Pick<Config, 'databaseUrl' | 'databaseSch
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   return {
-    db: new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) }),
+    db: new Kysely<Database>({ dialect: new GroupCommitSqliteDialect(sqlite, statementCache(sqlite)) }),
     dialect: 'sqlite',
   };
 }
@@ -49,18 +57,54 @@ const STATEMENT_CACHE_SIZE = 500;
  * their SQL text fixed (values are bound), so a small cache by text saves the parse on nearly every
  * call. One connection runs one statement at a time, so a cached statement is never used twice at once.
  */
-function withStatementCache(sqlite: SQLite.Database) {
+function statementCache(sqlite: SQLite.Database): (sql: string) => SQLite.Statement {
   const cache = new Map<string, SQLite.Statement>();
-  return {
-    close: () => sqlite.close(),
-    prepare(sql: string) {
-      let statement = cache.get(sql);
-      if (!statement) {
-        statement = sqlite.prepare(sql);
-        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
-        cache.set(sql, statement);
-      }
-      return statement;
-    },
+  return (sql) => {
+    let statement = cache.get(sql);
+    if (!statement) {
+      statement = sqlite.prepare(sql);
+      if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+      cache.set(sql, statement);
+    }
+    return statement;
   };
+}
+
+const NAMED_STATEMENTS = 1000;
+
+/**
+ * PostgreSQL's side of the statement cache: Kysely sends every query unnamed, so the server parses and
+ * plans it again each time. Named, a statement is parsed and planned once per connection (pg keeps
+ * track of which connection has which). The name comes from the SQL text, so one text is one name on
+ * every connection. Statements with a `*` stay unnamed: a prepared `select *` fails once a migration
+ * changes the table's columns (another instance may migrate while this one runs).
+ */
+function withNamedStatements(pool: pg.Pool): void {
+  const names = new Map<string, string>();
+  /** The name of a text, or none once NAMED_STATEMENTS texts have names (lists of ids vary in length). */
+  const nameOf = (text: string) => {
+    let name = names.get(text);
+    if (name === undefined && names.size < NAMED_STATEMENTS) {
+      name = `k${names.size}`;
+      names.set(text, name);
+    }
+    return name;
+  };
+  pool.on('connect', (client) => {
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    // Only the (text, values) form Kysely uses, with values; BEGIN, COMMIT, DDL, callbacks, configs and
+    // cursors pass through untouched.
+    client.query = ((...args: unknown[]) => {
+      const [text, values] = args;
+      const name =
+        args.length === 2 &&
+        typeof text === 'string' &&
+        Array.isArray(values) &&
+        values.length > 0 &&
+        !text.includes('*')
+          ? nameOf(text)
+          : undefined;
+      return name ? query({ name, text, values }) : query(...args);
+    }) as typeof client.query;
+  });
 }

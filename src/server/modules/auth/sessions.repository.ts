@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { SessionTable, UserTable } from '../../db/schema.ts';
 
@@ -5,20 +6,17 @@ export async function insertSession(db: Db, session: SessionTable): Promise<void
   await db.insertInto('sessions').values(session).execute();
 }
 
-/** The unexpired session and its owner. */
+/** The unexpired session and its owner. Every signed-in call runs it: a sql template (see ledger.repository.ts). */
 export async function findUnexpiredSession(
   db: Db,
   id: string,
   nowIso: string,
 ): Promise<{ sessionId: string; expiresAt: string; user: UserTable } | undefined> {
-  const row = await db
-    .selectFrom('sessions')
-    .innerJoin('users', 'users.id', 'sessions.user_id')
-    .selectAll('users')
-    .select(['sessions.id as session_id', 'sessions.expires_at as session_expires_at'])
-    .where('sessions.id', '=', id)
-    .where('sessions.expires_at', '>', nowIso)
-    .executeTakeFirst();
+  const { rows } = await sql<UserTable & { session_id: string; session_expires_at: string }>`
+    select users.*, sessions.id as session_id, sessions.expires_at as session_expires_at
+    from sessions inner join users on users.id = sessions.user_id
+    where sessions.id = ${id} and sessions.expires_at > ${nowIso}`.execute(db);
+  const row = rows[0];
   if (!row) return undefined;
   const { session_id, session_expires_at, ...user } = row;
   return { sessionId: session_id, expiresAt: session_expires_at, user };

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { WALLET_MESSAGES } from '../../../shared/wallets.ts';
 import type { Db } from '../../db/database.ts';
+import type { IdempotencyKeyTable } from '../../db/schema.ts';
 import { badRequest, conflict } from '../../http/errors.ts';
 import { findKey, insertKey } from './idempotency.repository.ts';
 
@@ -8,7 +9,8 @@ import { findKey, insertKey } from './idempotency.repository.ts';
 // nothing; the same key with another body is a 409. The key's record is written in the same
 // transaction as the money, so a crash or a race can never leave one without the other.
 
-export type Outcome = { statusCode: number; body: unknown };
+/** What a call answers; `replayed` when it is the stored answer of an earlier request with the same key. */
+export type Outcome = { statusCode: number; body: unknown; replayed?: true };
 
 const KEY_PATTERN = /^[\x21-\x7e]{1,200}$/;
 const hashOf = (request: unknown) => createHash('sha256').update(JSON.stringify(request)).digest('hex');
@@ -32,9 +34,35 @@ export async function replayOf(
   const stored = await findKey(db, ownerId, checkedKey(key));
   if (!stored) return undefined;
   if (stored.request_hash !== hashOf(request)) throw conflict(WALLET_MESSAGES.idempotencyReused);
-  return { statusCode: stored.status_code, body: JSON.parse(stored.response_body) };
+  return { statusCode: stored.status_code, body: JSON.parse(stored.response_body), replayed: true };
 }
 
+/**
+ * The record a keyed call writes with its work, for callers that write it themselves in one statement
+ * with the work (see transfers on PostgreSQL); undefined without a key. The same rules as runOnce.
+ */
+export function keyRecord(
+  ownerId: string,
+  key: string | undefined,
+  request: unknown,
+  outcome: Outcome,
+): IdempotencyKeyTable | undefined {
+  if (key === undefined) return undefined;
+  return {
+    owner_id: ownerId,
+    key: checkedKey(key),
+    request_hash: hashOf(request),
+    status_code: outcome.statusCode,
+    response_body: JSON.stringify(outcome.body),
+    created_at: new Date().toISOString(),
+  };
+}
+
+/**
+ * Runs `work` once per key. The key's unique index decides, not a look-up beforehand: the work and the
+ * key's record commit together, and a request whose key is already taken rolls back whole and answers
+ * with the stored result. A repeat costs a rolled-back transaction; every first request, one query less.
+ */
 export async function runOnce(
   db: Db,
   ownerId: string,
@@ -44,9 +72,7 @@ export async function runOnce(
 ): Promise<Outcome> {
   if (key === undefined) return db.transaction().execute(work);
   const requestHash = hashOf(request);
-  const replay = () => replayOf(db, ownerId, key, request);
-  const earlier = await replay();
-  if (earlier) return earlier;
+  checkedKey(key);
   try {
     return await db.transaction().execute(async (trx) => {
       const outcome = await work(trx);
@@ -61,11 +87,12 @@ export async function runOnce(
       return outcome;
     });
   } catch (error) {
-    // A concurrent request with the same key committed first: ours rolled back whole; answer with theirs.
-    // Ours may have failed on the key's unique index, or earlier, on money the winner had already moved
-    // (a 422 for a debit that in fact succeeded once), so any failure looks for a winner first.
-    const winner = await replay();
-    if (winner) return winner;
+    // The key was taken, by an earlier request or a concurrent one that committed first: ours rolled back
+    // whole; answer with theirs (or a 409 for another request under the same key). Ours may have failed
+    // on the key's unique index, or earlier, on money the first one had already moved (a 422 for a debit
+    // that in fact succeeded once), so any failure looks for a stored answer first.
+    const earlier = await replayOf(db, ownerId, key, request);
+    if (earlier) return earlier;
     throw error;
   }
 }

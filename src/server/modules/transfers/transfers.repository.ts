@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import type { IdempotencyKeyTable, LedgerTransferTable } from '../../db/schema.ts';
 
 // The only SQL of transfers. A transfer is a ledger row of kind 'transfer' between two member wallets;
 // its status comes from the ledger: 'single' is completed, 'pending' waits for its post (completed)
@@ -94,17 +95,13 @@ export async function addToDailyTotal(
   limitCents: number,
 ): Promise<boolean> {
   if (amountCents > limitCents) return false;
-  const result = await trx
-    .insertInto('transfer_daily_totals')
-    .values({ user_id: userId, day, amount_cents: amountCents })
-    .onConflict((oc) =>
-      oc
-        .columns(['user_id', 'day'])
-        .doUpdateSet({ amount_cents: sql`transfer_daily_totals.amount_cents + excluded.amount_cents` })
-        .where(sql`transfer_daily_totals.amount_cents + excluded.amount_cents`, '<=', limitCents),
-    )
-    .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+  // A sql template: it runs on every transfer (see ledger.repository.ts).
+  const result = await sql`insert into transfer_daily_totals (user_id, day, amount_cents)
+    values (${userId}, ${day}, ${amountCents})
+    on conflict (user_id, day) do update
+    set amount_cents = transfer_daily_totals.amount_cents + excluded.amount_cents
+    where transfer_daily_totals.amount_cents + excluded.amount_cents <= ${limitCents}`.execute(trx);
+  return Number(result.numAffectedRows ?? 0) === 1;
 }
 
 /** A rejected transfer no longer counts against its day's limit. */
@@ -120,4 +117,39 @@ export async function subtractFromDailyTotal(
     .where('user_id', '=', userId)
     .where('day', '=', day)
     .execute();
+}
+
+export type OneStatementTransfer = {
+  row: LedgerTransferTable;
+  /** Debit before credit: the caller's account-id order, the order every ledger write locks rows in. */
+  debitFirst: boolean;
+  /** The sender's daily counter, or null for a move between one's own wallets. */
+  daily: { userId: string; day: string; limitCents: number } | null;
+  key: IdempotencyKeyTable | undefined;
+};
+
+/** The refusals member_transfer raises (migration 0008), as PostgreSQL reports them. */
+const REFUSALS = ['daily_limit', 'insufficient_balance'] as const;
+
+/**
+ * PostgreSQL only: every write of a transfer in one statement, its own transaction (migration 0008).
+ * 'ok', or the refusal that undid all of it; any other failure (a taken Idempotency-Key) is thrown.
+ */
+export async function transferInOneStatement(
+  db: Db,
+  t: OneStatementTransfer,
+): Promise<'ok' | (typeof REFUSALS)[number]> {
+  const { row, daily, key } = t;
+  try {
+    await sql`select member_transfer(${row.id}, ${row.debit_account_id}, ${row.credit_account_id},
+      ${t.debitFirst}, ${row.amount_cents}, ${row.phase}, ${row.kind}, ${row.reference}, ${row.description},
+      ${row.created_by}, ${row.created_at}, ${daily?.userId ?? null}, ${daily?.day ?? null},
+      ${daily?.limitCents ?? null}, ${key?.owner_id ?? null}, ${key?.key ?? null}, ${key?.request_hash ?? null},
+      ${key?.status_code ?? null}, ${key?.response_body ?? null})`.execute(db);
+    return 'ok';
+  } catch (error) {
+    const refusal = REFUSALS.find((r) => (error as { code?: string; message?: string }).message === r);
+    if ((error as { code?: string }).code === 'P0001' && refusal) return refusal;
+    throw error;
+  }
 }

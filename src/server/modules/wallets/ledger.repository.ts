@@ -4,6 +4,9 @@ import type { LedgerAccountTable, LedgerTransferTable } from '../../db/schema.ts
 
 // The only SQL of the ledger. Every balance change is one guarded UPDATE: the check and the write are
 // one statement under the row's lock, so concurrent requests cannot both spend the same cents.
+// The statements every transfer runs are written as sql templates rather than with the query builder:
+// building and compiling a query costs about 25 µs, a template about 3 µs, and a transfer runs several
+// (npm run bench). The SQL is the same on SQLite and PostgreSQL.
 
 export async function insertAccountIfMissing(trx: Db, account: LedgerAccountTable): Promise<void> {
   await trx
@@ -20,25 +23,18 @@ export async function findAccounts(trx: Db, ids: string[]): Promise<LedgerAccoun
 
 /** Takes money out when the available balance covers it; false when it does not. */
 export async function debitIfAvailable(trx: Db, id: string, amountCents: number): Promise<boolean> {
-  const result = await trx
-    .updateTable('ledger_accounts')
-    .set({ balance_cents: sql`balance_cents - ${amountCents}` })
-    .where('id', '=', id)
-    .where((eb) =>
-      eb.or([eb('allow_negative', '=', 1), eb(sql`balance_cents - held_cents`, '>=', amountCents)]),
-    )
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  const result = await sql`update ledger_accounts set balance_cents = balance_cents - ${amountCents}
+    where id = ${id} and (allow_negative = 1 or balance_cents - held_cents >= ${amountCents})`.execute(trx);
+  return Number(result.numAffectedRows) === 1;
 }
 
 export async function credit(trx: Db, id: string, amountCents: number): Promise<void> {
-  const result = await trx
-    .updateTable('ledger_accounts')
-    .set({ balance_cents: sql`balance_cents + ${amountCents}` })
-    .where('id', '=', id)
-    .executeTakeFirst();
+  const result =
+    await sql`update ledger_accounts set balance_cents = balance_cents + ${amountCents} where id = ${id}`.execute(
+      trx,
+    );
   // A credit to no account would let the debit stand alone: fail the whole transaction instead.
-  if (Number(result.numUpdatedRows) !== 1) throw new Error(`ledger account ${id} does not exist`);
+  if (Number(result.numAffectedRows) !== 1) throw new Error(`ledger account ${id} does not exist`);
 }
 
 /** Holds money (it leaves the available balance) when the available balance covers it. */
@@ -66,8 +62,13 @@ export async function settleHold(trx: Db, id: string, amountCents: number, spent
     .execute();
 }
 
-export async function insertTransfer(trx: Db, transfer: LedgerTransferTable): Promise<void> {
-  await trx.insertInto('ledger_transfers').values(transfer).execute();
+export async function insertTransfer(trx: Db, t: LedgerTransferTable): Promise<void> {
+  await sql`insert into ledger_transfers (id, debit_account_id, credit_account_id, amount_cents, phase,
+    pending_id, kind, reference, description, created_by, created_at)
+    values (${t.id}, ${t.debit_account_id}, ${t.credit_account_id}, ${t.amount_cents}, ${t.phase},
+    ${t.pending_id}, ${t.kind}, ${t.reference}, ${t.description}, ${t.created_by}, ${t.created_at})`.execute(
+    trx,
+  );
 }
 
 export async function findTransfer(trx: Db, id: string): Promise<LedgerTransferTable | undefined> {

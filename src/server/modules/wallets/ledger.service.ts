@@ -59,7 +59,8 @@ export type Move = {
   createdBy?: string | null;
 };
 
-function newRow(
+/** A new immutable ledger row for `move`, checked (positive cents, two accounts); written by the caller. */
+export function newRow(
   move: Move,
   phase: LedgerTransferTable['phase'],
   pendingId: string | null = null,
