@@ -1,0 +1,55 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import * as v from 'valibot';
+import type { Db } from '../../db/database.ts';
+import { notFound } from '../../http/errors.ts';
+import { defineRoute } from '../../http/route.ts';
+import { findUpload } from './uploads.repository.ts';
+import { STORED_NAME, uploadsDirOf } from './uploads.service.ts';
+
+// Serves stored images to signed-in people only: a banner to anyone signed in, a ticket image to its
+// owner and admins (anyone else gets the same 404 as for a name that does not exist). The content
+// type is ours (every stored file is WebP we encoded), never sniffed.
+
+export async function registerUploadsRoutes(
+  api: FastifyInstance,
+  deps: { db: Db; dataDir: string },
+): Promise<void> {
+  await api.register(async (scope) => {
+    // Runs after the app-wide no-store hook: an image the person may see can stay in their own cache.
+    scope.addHook('onSend', async (_request, reply) => {
+      if (reply.statusCode === 200) reply.header('cache-control', 'private, max-age=86400');
+    });
+    registerRoute(scope, deps);
+  });
+}
+
+function registerRoute(api: FastifyInstance, deps: { db: Db; dataDir: string }): void {
+  defineRoute(api, {
+    method: 'GET',
+    url: '/uploads/:name',
+    summary: 'A stored image (banner or ticket image)',
+    tags: ['uploads'],
+    access: 'signed-in',
+    params: v.object({ name: v.string() }),
+    handler: async ({ params, user, reply }) => {
+      if (!STORED_NAME.test(params.name)) throw notFound();
+      const upload = await findUpload(deps.db, params.name);
+      if (!upload) throw notFound();
+      if (upload.purpose !== 'banner' && user.user.role !== 'admin' && upload.owner_id !== user.user.id)
+        throw notFound();
+      let bytes: Buffer;
+      try {
+        bytes = await readFile(join(uploadsDirOf(deps.dataDir), upload.name));
+      } catch {
+        throw notFound();
+      }
+      return reply
+        .header('content-type', upload.content_type)
+        .header('x-content-type-options', 'nosniff')
+        .header('content-disposition', `inline; filename="${upload.name}"`)
+        .send(bytes);
+    },
+  });
+}
