@@ -1,4 +1,7 @@
 import * as v from 'valibot';
+import { USERNAME_PATTERN } from './constants.ts';
+import { AUTH } from './messages.ts';
+import { parseCents } from './money.ts';
 import { walletBalanceSchema } from './wallets.ts';
 
 // The User entity of spec section 3 as the API shows it: every field but the password.
@@ -68,22 +71,248 @@ export const USER_MESSAGES = {
   noMember: 'No member with this id',
 } as const;
 
-/**
- * PUT /users/{id} (admin): the account flags of spec 3. The role is shown but never changes (spec 6);
- * sending it is a 400. updated_at is accepted as the spec's client sends it, and set by the server.
- */
-export const userUpdateSchema = v.pipe(
-  v.object({
-    status: v.optional(v.picklist(USER_STATUSES, 'Status is unblock or block')),
-    is_active: v.optional(v.picklist(ACTIVE_FLAGS, 'is_active is active or inactive')),
-    roi_status: v.optional(v.picklist(OPEN_CLOSE, 'roi_status is open or close')),
-    level_status: v.optional(v.picklist(OPEN_CLOSE, 'level_status is open or close')),
-    role: v.optional(v.never(USER_MESSAGES.roleLocked)),
-    updated_at: v.optional(v.string()),
-  }),
-  v.check(
-    (input) => ['status', 'is_active', 'roi_status', 'level_status'].some((k) => k in input),
-    USER_MESSAGES.nothingToChange,
+// ---- Admin: members list, member detail and edit, deleting, sessions (issue 8) ----
+
+/** Spec 9: the user list is paged by page number; the page size is ours. */
+export const MEMBER_PAGE_SIZE = 20;
+/** The CSV export holds at most this many rows; a larger membership is exported a filter at a time. */
+export const MEMBER_EXPORT_MAX_ROWS = 50_000;
+export const MEMBER_SORTS = ['created_at', 'fullname', 'username', 'email', 'business', 'working'] as const;
+export type MemberSort = (typeof MEMBER_SORTS)[number];
+export const SORT_ORDERS = ['asc', 'desc'] as const;
+
+export const MEMBER_ADMIN_MESSAGES = {
+  unknownField: 'This field cannot be changed here',
+  passwordLocked: 'Passwords are never set by an admin',
+  addressTooLong: 'Address cannot exceed 500 characters',
+  businessInvalid: 'business must be an amount of 0 or more with at most 2 decimals',
+  businessBalanceInvalid: 'business_balance must be an amount of 0 or more with at most 2 decimals',
+  bep20Invalid: 'A BEP20 address is 0x followed by 40 hexadecimal characters',
+  trc20Invalid: 'A TRC20 address is T followed by 33 base58 characters',
+  statusInvalid: 'Status is unblock or block',
+  isActiveInvalid: 'is_active is active or inactive',
+  roiStatusInvalid: 'roi_status is open or close',
+  levelStatusInvalid: 'level_status is open or close',
+  pageInvalid: 'page must be a whole number of 1 or more',
+  searchTooLong: 'Search for at most 100 characters',
+  sortInvalid: 'Sort by created_at, fullname, username, email, business or working',
+  orderInvalid: 'Order is asc or desc',
+  erased: 'User deleted successfully',
+  deactivated:
+    'The member has money or history, so the account was blocked and deactivated instead of deleted',
+  sessionsEnded: 'All sessions of this member have ended',
+} as const;
+
+const pageQuery = v.optional(
+  v.pipe(
+    v.string(MEMBER_ADMIN_MESSAGES.pageInvalid),
+    v.regex(/^\d{1,6}$/, MEMBER_ADMIN_MESSAGES.pageInvalid),
+    v.transform(Number),
+    v.minValue(1, MEMBER_ADMIN_MESSAGES.pageInvalid),
   ),
+  '1',
 );
-export type UserUpdate = v.InferOutput<typeof userUpdateSchema>;
+
+/** The filter of the members list and of its CSV export (everything but the page). */
+export const memberFilterSchema = v.object({
+  search: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(100, MEMBER_ADMIN_MESSAGES.searchTooLong))),
+  status: v.optional(v.picklist(USER_STATUSES, MEMBER_ADMIN_MESSAGES.statusInvalid)),
+  is_active: v.optional(v.picklist(ACTIVE_FLAGS, MEMBER_ADMIN_MESSAGES.isActiveInvalid)),
+  sort: v.optional(v.picklist(MEMBER_SORTS, MEMBER_ADMIN_MESSAGES.sortInvalid), 'created_at'),
+  order: v.optional(v.picklist(SORT_ORDERS, MEMBER_ADMIN_MESSAGES.orderInvalid), 'desc'),
+});
+export type MemberFilter = v.InferOutput<typeof memberFilterSchema>;
+
+/** GET /users/list?page=: the spec's paged list, searchable, filterable and sortable. */
+export const userListQuerySchema = v.object({ ...memberFilterSchema.entries, page: pageQuery });
+export type UserListQuery = v.InferOutput<typeof userListQuerySchema>;
+
+export const memberWithBalanceSchema = v.object({
+  ...publicUserSchema.entries,
+  balance: walletBalanceSchema,
+});
+export type MemberWithBalance = v.InferOutput<typeof memberWithBalanceSchema>;
+
+export const userListSchema = v.object({
+  allusers: v.array(memberWithBalanceSchema),
+  total: v.number(),
+  page: v.number(),
+  limit: v.number(),
+  total_pages: v.number(),
+});
+export type UserList = v.InferOutput<typeof userListSchema>;
+
+/** The columns of the CSV export, in order. Money as the API writes it ("1250.00"). */
+export const MEMBER_CSV_COLUMNS = [
+  'id',
+  'fullname',
+  'username',
+  'email',
+  'phone',
+  'status',
+  'is_active',
+  'roi_status',
+  'level_status',
+  'business_wallet',
+  'working_wallet',
+  'refferal_code',
+  'reffer_by',
+  'created_at',
+  'last_login',
+] as const;
+
+// The same rules and words as registration (auth.ts); auth.ts imports this file, so its schemas cannot be imported here.
+const M = { ...MEMBER_ADMIN_MESSAGES, ...AUTH };
+const emptyToNull = (s: string) => (s === '' ? null : s);
+/** A text the admin may clear: an empty box stores nothing (null). */
+const clearableText = (pattern: RegExp | null, max: number, message: string) =>
+  v.optional(
+    v.pipe(
+      v.nullable(v.string(message)),
+      v.transform((s) => (s === null ? null : emptyToNull(s.trim()))),
+      v.check((s) => s === null || s.length <= max, message),
+      v.check((s) => s === null || pattern === null || pattern.test(s), message),
+    ),
+  );
+/** A display or override figure (business, business_balance): 0 or more, at most 2 decimals, stored as cents. */
+const overrideAmount = (message: string) =>
+  v.optional(
+    v.pipe(
+      v.union([v.string(message), v.number(message)], message),
+      v.transform((input) => parseCents(input)),
+      v.number(message),
+    ),
+  );
+
+export const BEP20_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+export const TRC20_ADDRESS = /^T[1-9A-HJ-NP-Za-km-z]{33}$/;
+
+export const EDITABLE_FIELDS = [
+  'username',
+  'email',
+  'status',
+  'is_active',
+  'roi_status',
+  'level_status',
+  'address',
+  'business',
+  'business_balance',
+  'fullname',
+  'phone',
+  'bep20',
+  'trc20',
+] as const;
+export type EditableField = (typeof EDITABLE_FIELDS)[number];
+
+/**
+ * PUT /users/{id} (admin): the fields of the spec's edit form, validated here for the server (the spec's
+ * form itself does no client validation). `role` is shown but never changes (spec 6): sending it is a
+ * 400, as is a password or any field not listed. updated_at is accepted as the spec's client sends it,
+ * and set by the server. business and business_balance are display and override figures: no wallet
+ * balance changes through this call.
+ */
+export const memberEditSchema = v.pipe(
+  v.objectWithRest(
+    {
+      username: v.optional(
+        v.pipe(v.string(M.usernameInvalid), v.trim(), v.regex(USERNAME_PATTERN, M.usernameInvalid)),
+      ),
+      email: v.optional(
+        v.pipe(
+          v.string(M.emailRequired),
+          v.trim(),
+          v.nonEmpty(M.emailRequired),
+          v.maxLength(254, M.emailInvalid),
+          v.email(M.emailInvalid),
+          v.toLowerCase(),
+        ),
+      ),
+      status: v.optional(v.picklist(USER_STATUSES, M.statusInvalid)),
+      is_active: v.optional(v.picklist(ACTIVE_FLAGS, M.isActiveInvalid)),
+      roi_status: v.optional(v.picklist(OPEN_CLOSE, M.roiStatusInvalid)),
+      level_status: v.optional(v.picklist(OPEN_CLOSE, M.levelStatusInvalid)),
+      address: clearableText(null, 500, M.addressTooLong),
+      business: overrideAmount(M.businessInvalid),
+      business_balance: overrideAmount(M.businessBalanceInvalid),
+      fullname: v.optional(
+        v.pipe(
+          v.string(M.fullnameRequired),
+          v.trim(),
+          v.nonEmpty(M.fullnameRequired),
+          v.maxLength(100, M.fullnameTooLong),
+        ),
+      ),
+      phone: v.optional(
+        v.pipe(
+          v.string(M.phoneInvalid),
+          v.trim(),
+          v.transform((s) => s.replace(/[\s().-]/g, '')),
+          v.regex(/^\+?\d{7,15}$/, M.phoneInvalid),
+        ),
+      ),
+      bep20: clearableText(BEP20_ADDRESS, 42, M.bep20Invalid),
+      trc20: clearableText(TRC20_ADDRESS, 34, M.trc20Invalid),
+      role: v.optional(v.never(USER_MESSAGES.roleLocked)),
+      password: v.optional(v.never(M.passwordLocked)),
+      updated_at: v.optional(v.string()),
+    },
+    v.never(M.unknownField),
+  ),
+  v.check((input) => EDITABLE_FIELDS.some((k) => input[k] !== undefined), USER_MESSAGES.nothingToChange),
+);
+export type MemberEdit = v.InferOutput<typeof memberEditSchema>;
+
+export const memberSessionInfoSchema = v.object({
+  created_at: v.string(),
+  expires_at: v.string(),
+  ip: v.nullable(v.string()),
+  user_agent: v.nullable(v.string()),
+});
+export type MemberSessionInfo = v.InferOutput<typeof memberSessionInfoSchema>;
+
+/** A ledger transfer seen from one member's side. */
+export const memberLedgerEntrySchema = v.object({
+  id: v.string(),
+  kind: v.string(),
+  phase: v.picklist(['single', 'pending', 'post', 'void']),
+  amount: v.string(),
+  direction: v.picklist(['in', 'out', 'own']),
+  from_account: v.string(),
+  to_account: v.string(),
+  description: v.nullable(v.string()),
+  created_at: v.string(),
+});
+export type MemberLedgerEntry = v.InferOutput<typeof memberLedgerEntrySchema>;
+
+export const MEMBER_RECENT_TRANSFERS = 20;
+
+const personSchema = v.object({
+  id: v.string(),
+  fullname: v.string(),
+  username: v.string(),
+  email: v.string(),
+});
+
+/** GET /users/{id}/detail (admin): what support staff need about one member on one screen. */
+export const memberDetailSchema = v.object({
+  singleuser: memberWithBalanceSchema,
+  sponsor: v.nullable(personSchema),
+  direct_team: v.number(),
+  transfers: v.array(memberLedgerEntrySchema),
+  sessions: v.array(memberSessionInfoSchema),
+});
+export type MemberDetail = v.InferOutput<typeof memberDetailSchema>;
+
+/** What DELETE /users/{id} will do, asked before the admin confirms. */
+export const deletionPreviewSchema = v.object({
+  outcome: v.picklist(['erase', 'deactivate']),
+  reasons: v.array(v.string()),
+});
+export type DeletionPreview = v.InferOutput<typeof deletionPreviewSchema>;
+
+export const deletionResultSchema = v.object({
+  message: v.string(),
+  outcome: v.picklist(['erased', 'deactivated']),
+});
+
+export const sessionsEndedSchema = v.object({ message: v.string(), ended: v.number() });

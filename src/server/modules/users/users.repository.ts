@@ -69,16 +69,15 @@ export async function countMembers(db: Db, sinceIso: string) {
   };
 }
 
-export async function updateUserFlags(
-  db: Db,
-  id: string,
-  changes: Partial<Pick<UserTable, 'status' | 'is_active' | 'roi_status' | 'level_status'>> & {
-    updated_at: string;
-  },
-): Promise<void> {
-  await db.updateTable('users').set(changes).where('id', '=', id).execute();
-}
+export type TransferParty = Pick<UserTable, 'id' | 'role' | 'status' | 'is_active' | 'fullname' | 'email'>;
 
-export async function findUsersByIds(db: Db, ids: string[]): Promise<UserTable[]> {
-  return db.selectFrom('users').selectAll().where('id', 'in', ids).execute();
+/**
+ * Every transfer reads its two members with this, so it is a sql template (see ledger.repository.ts)
+ * naming its columns (on PostgreSQL a statement without `*` is prepared once, see database.ts).
+ */
+export async function findTransferParties(db: Db, ids: string[]): Promise<TransferParty[]> {
+  if (ids.length === 0) return [];
+  const { rows } = await sql<TransferParty>`select id, role, status, is_active, fullname, email
+    from users where id in (${sql.join(ids)})`.execute(db);
+  return rows;
 }

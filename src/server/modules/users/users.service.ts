@@ -1,23 +1,23 @@
 import { randomInt, randomUUID } from 'node:crypto';
+import { AUTH } from '../../../shared/messages.ts';
 import { formatCents } from '../../../shared/money.ts';
-import { type MemberCounts, type PublicUser, USER_MESSAGES, type UserUpdate } from '../../../shared/users.ts';
+import { type MemberCounts, type MemberEdit, type PublicUser, USER_MESSAGES } from '../../../shared/users.ts';
 import { WALLET_MESSAGES } from '../../../shared/wallets.ts';
 import type { Db } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { UserTable } from '../../db/schema.ts';
-import { forbidden, notFound } from '../../http/errors.ts';
+import { conflict, forbidden, notFound } from '../../http/errors.ts';
 import { consume } from '../../http/rate-limit.ts';
 import type { SessionUser } from '../../http/session.ts';
 import { insertAudit } from '../audit/audit.repository.ts';
 import { deleteSessionsOfUser } from '../auth/sessions.repository.ts';
 import { walletBalance } from '../wallets/wallets.service.ts';
 import {
-  countMembers,
-  findUserByEmail,
-  findUserById,
-  insertUser,
-  updateUserFlags,
-} from './users.repository.ts';
+  type EditableColumns,
+  isUsernameTakenByOther,
+  updateUserColumns,
+} from './members-admin.repository.ts';
+import { countMembers, findUserByEmail, findUserById, insertUser } from './users.repository.ts';
 
 /** The API's view of a user: every spec field but the password (API.md "Accounts"). */
 export function toPublicUser(row: UserTable): PublicUser {
@@ -137,33 +137,82 @@ export async function singleUser(db: Db, asker: SessionUser, id: string) {
   };
 }
 
+/** The edit form's fields as columns: amounts in cents, cleared texts as null. */
+function toColumns(input: MemberEdit): EditableColumns {
+  const columns: EditableColumns = {};
+  if (input.username !== undefined) columns.username = input.username;
+  if (input.email !== undefined) columns.email = input.email;
+  if (input.status !== undefined) columns.status = input.status;
+  if (input.is_active !== undefined) columns.is_active = input.is_active;
+  if (input.roi_status !== undefined) columns.roi_status = input.roi_status;
+  if (input.level_status !== undefined) columns.level_status = input.level_status;
+  if (input.address !== undefined) columns.address = input.address;
+  if (input.business !== undefined) columns.business_cents = input.business;
+  if (input.business_balance !== undefined) columns.business_balance_cents = input.business_balance;
+  if (input.fullname !== undefined) columns.fullname = input.fullname;
+  if (input.phone !== undefined) columns.phone = input.phone;
+  if (input.bep20 !== undefined) columns.bep20 = input.bep20;
+  if (input.trc20 !== undefined) columns.trc20 = input.trc20;
+  return columns;
+}
+
+/** A column's value as the API and the audit log show it (money as "12.50"). */
+function auditValue(column: keyof EditableColumns, value: unknown): [string, unknown] {
+  if (column === 'business_cents') return ['business', formatCents(Number(value))];
+  if (column === 'business_balance_cents') return ['business_balance', formatCents(Number(value))];
+  return [column, value];
+}
+
 /**
- * PUT /users/{id} (admin): a member's account flags, audited with before and after. Blocking ends
- * every session of the member at once (RULES.md "Accounts"). No wallet balance changes here.
+ * PUT /users/{id} (admin): the spec's edit form. Only what differs is written and audited with before
+ * and after. Blocking ends every session of the member at once (RULES.md "Accounts"). business and
+ * business_balance are display and override figures on the user record: no wallet balance changes here,
+ * money moves only through the ledger (POST /admin/adjustments, with a reason).
  */
-export async function updateMember(db: Db, admin: SessionUser, id: string, input: UserUpdate) {
+export async function updateMember(db: Db, admin: SessionUser, id: string, input: MemberEdit) {
   if (admin.user.role !== 'admin') throw forbidden();
-  return db.transaction().execute(async (trx) => {
-    const row = await findUserById(trx, id);
-    if (row?.role !== 'user') throw notFound(USER_MESSAGES.noMember);
-    const changes = {
-      ...(input.status ? { status: input.status } : {}),
-      ...(input.is_active ? { is_active: input.is_active } : {}),
-      ...(input.roi_status ? { roi_status: input.roi_status } : {}),
-      ...(input.level_status ? { level_status: input.level_status } : {}),
-    };
-    const updatedAt = new Date().toISOString();
-    await updateUserFlags(trx, id, { ...changes, updated_at: updatedAt });
-    if (changes.status === 'block') await deleteSessionsOfUser(trx, id);
-    const before = Object.fromEntries(Object.keys(changes).map((k) => [k, row[k as keyof typeof changes]]));
-    await insertAudit(trx, {
-      actorId: admin.user.id,
-      action: 'user.update',
-      targetType: 'user',
-      targetId: id,
-      before,
-      after: changes,
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const row = await findUserById(trx, id);
+      if (row?.role !== 'user') throw notFound(USER_MESSAGES.noMember);
+      const wanted = toColumns(input);
+      const changes: EditableColumns = {};
+      for (const [key, value] of Object.entries(wanted) as [keyof EditableColumns, unknown][]) {
+        const current = key.endsWith('_cents') ? Number(row[key]) : row[key];
+        if (current !== value) Object.assign(changes, { [key]: value });
+      }
+      const clashes = [
+        ...(changes.username && (await isUsernameTakenByOther(trx, changes.username, id))
+          ? [{ field: 'username', message: AUTH.usernameTaken }]
+          : []),
+        ...(changes.email && (await findUserByEmail(trx, changes.email))
+          ? [{ field: 'email', message: AUTH.emailTaken }]
+          : []),
+      ];
+      if (clashes[0]) throw conflict(clashes[0].message, clashes);
+
+      await updateUserColumns(trx, id, { ...changes, updated_at: new Date().toISOString() });
+      if (changes.status === 'block') await deleteSessionsOfUser(trx, id);
+      const keys = Object.keys(changes) as (keyof EditableColumns)[];
+      if (keys.length > 0) {
+        await insertAudit(trx, {
+          actorId: admin.user.id,
+          action: 'user.update',
+          targetType: 'user',
+          targetId: id,
+          before: Object.fromEntries(keys.map((k) => auditValue(k, row[k]))),
+          after: Object.fromEntries(keys.map((k) => auditValue(k, changes[k]))),
+        });
+      }
+      return { message: USER_MESSAGES.updated };
     });
-    return { message: USER_MESSAGES.updated };
-  });
+  } catch (error) {
+    // Two saves racing for one name: the database's unique index decides.
+    if (isUniqueViolation(error)) {
+      const field = String(error).includes('email') ? 'email' : 'username';
+      const message = field === 'email' ? AUTH.emailTaken : AUTH.usernameTaken;
+      throw conflict(message, [{ field, message }]);
+    }
+    throw error;
+  }
 }

@@ -1,4 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import type * as v from 'valibot';
 import type { singleUserSchema } from '../../../../shared/users.ts';
@@ -131,6 +132,9 @@ export function MemberAccess() {
             >
               {blocked ? 'Unblock' : 'Block'}
             </button>
+            <Link to="/admin/check/profile/$id" params={{ id: member.id }} className="button">
+              Open profile
+            </Link>
           </div>
         </div>
       ) : null}

@@ -1,0 +1,144 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import '../users.css';
+import { useState } from 'react';
+import { formatDateTime, formatMoney } from '../../../lib/format.ts';
+import { QueryError } from '../../../ui/query-error.tsx';
+import { Spinner } from '../../../ui/spinner.tsx';
+import { memberDetailQuery, refreshMembers } from '../api.ts';
+import { useAutoClearBanner } from '../use-auto-clear.ts';
+import { DeleteMemberDialog } from './delete-member-dialog.tsx';
+import { MemberLedger, MemberSessions } from './member-activity.tsx';
+import { ActiveBadge, StatusBadge } from './member-badges.tsx';
+import { MemberEditForm } from './member-edit-form.tsx';
+import { MessageBanner } from './message-banner.tsx';
+
+/** /admin/check/profile/{id}: one member for support staff (spec 2 "Admin user detail"). */
+export function MemberProfile({ id }: { id: string }) {
+  const queryClient = useQueryClient();
+  const [deleting, setDeleting] = useState(false);
+  const [erased, setErased] = useState('');
+  const { data, isPending, error, refetch } = useQuery({ ...memberDetailQuery(id), enabled: !erased });
+  const { banner, success, error: showError } = useAutoClearBanner();
+
+  const refresh = () => refreshMembers(queryClient);
+
+  if (erased)
+    return (
+      <div className="stack member-profile">
+        <p className="message-banner success" role="status" data-testid="banner-success">
+          {erased}
+        </p>
+        <p>
+          <Link to="/admin/users" className="button">
+            Back to members
+          </Link>
+        </p>
+      </div>
+    );
+  if (isPending) return <Spinner label="Loading the member" />;
+  if (error) return <QueryError error={error} onRetry={() => refetch()} />;
+
+  const user = data.singleuser;
+  const facts: [string, string][] = [
+    ['Member ID', user.id],
+    ['Username', user.username],
+    ['Email', user.email],
+    ['Phone', user.phone],
+    ['Referral code', user.refferal_code],
+    [
+      'Sponsor',
+      data.sponsor ? `${data.sponsor.fullname} (${data.sponsor.username}, ${data.sponsor.email})` : '—',
+    ],
+    ['Direct team', String(data.direct_team)],
+    ['Joined', formatDateTime(user.created_at)],
+    ['Last sign-in', formatDateTime(user.last_login)],
+    ['Last changed', formatDateTime(user.updated_at)],
+    ['Activated', formatDateTime(user.activation_date)],
+    ['Paid member', user.paid_member ? 'Yes' : 'No'],
+  ];
+
+  return (
+    <div className="stack member-profile">
+      <div className="page-head">
+        <h1>{user.fullname}</h1>
+        <div className="row">
+          <StatusBadge status={user.status} />
+          <ActiveBadge isActive={user.is_active} />
+          <Link to="/admin/reports" search={{ member: user.id }} className="button small">
+            Audit log
+          </Link>
+          <button type="button" className="button small danger" onClick={() => setDeleting(true)}>
+            Delete member
+          </button>
+        </div>
+      </div>
+      <MessageBanner banner={banner} />
+      <div className="profile-grid">
+        <section className="card" aria-labelledby="details-title">
+          <h2 id="details-title">Details</h2>
+          <dl className="facts" data-testid="member-facts">
+            {facts.map(([label, value]) => (
+              <div key={label}>
+                <dt>{label}</dt>
+                <dd>{value}</dd>
+              </div>
+            ))}
+          </dl>
+        </section>
+        <section className="card" aria-labelledby="balances-title">
+          <h2 id="balances-title">Balances</h2>
+          <dl className="stat-grid">
+            <div className="stat" data-testid="balance-business">
+              <dt>Active Wallet</dt>
+              <dd>{formatMoney(user.balance.business)}</dd>
+            </div>
+            <div className="stat" data-testid="balance-working">
+              <dt>Income Working</dt>
+              <dd>{formatMoney(user.balance.working)}</dd>
+            </div>
+          </dl>
+          <p className="muted">
+            Available now (held money excluded). Wallets change only through the ledger: a balance adjustment
+            on the dashboard, with a reason.
+          </p>
+        </section>
+      </div>
+      <MemberEditForm
+        key={user.updated_at}
+        member={user}
+        onSaved={(message) => {
+          success(message);
+          void refresh();
+        }}
+        onFailed={showError}
+      />
+      <MemberSessions
+        memberId={user.id}
+        sessions={data.sessions}
+        onEnded={(message) => {
+          success(message);
+          void refresh();
+        }}
+        onFailed={showError}
+      />
+      <MemberLedger transfers={data.transfers} />
+      <DeleteMemberDialog
+        member={deleting ? { id: user.id, fullname: user.fullname, email: user.email } : null}
+        onClose={() => setDeleting(false)}
+        onError={(text) => {
+          setDeleting(false);
+          showError(text);
+        }}
+        onDone={(result) => {
+          setDeleting(false);
+          if (result.outcome === 'erased') {
+            setErased(result.message);
+            queryClient.removeQueries({ queryKey: memberDetailQuery(id).queryKey });
+          } else success(result.message);
+          void refresh();
+        }}
+      />
+    </div>
+  );
+}
