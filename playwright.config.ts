@@ -63,6 +63,7 @@ export default defineConfig({
       ADMIN_PASSWORD: E2E_ADMIN.password,
       LOG_LEVEL: 'warn',
       SANDBOX_STEP_MS: '300',
+      TRUST_PROXY: 'true',
     },
   },
 });

@@ -1,20 +1,30 @@
 import fastifyCookie from '@fastify/cookie';
-import fastifyHelmet from '@fastify/helmet';
+import fastifyMultipart from '@fastify/multipart';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
+import helmet from 'helmet';
 import type { Config } from './config.ts';
 import { createDatabase, type Db, type Dialect } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { registerCsrf } from './http/csrf.ts';
 import { registerErrorHandler } from './http/errors.ts';
+import { registerLiveEvents } from './http/live-events.ts';
 import { installSerializer } from './http/route.ts';
 import { registerSessionLoader } from './http/session.ts';
 import { registerClient } from './http/static-files.ts';
+import { registerAuditRoutes } from './modules/audit/audit.routes.ts';
 import { registerAuthRoutes } from './modules/auth/auth.routes.ts';
 import { getOrCreateSecret } from './modules/auth/secrets.repository.ts';
 import { registerHealthRoutes } from './modules/health.routes.ts';
+import { registerNotificationsRoutes } from './modules/notifications/notifications.routes.ts';
 import { registerPayments } from './modules/payments/payments.module.ts';
+import { registerPushRoutes } from './modules/push/push.routes.ts';
+import { configurePush } from './modules/push/push.service.ts';
+import { loadOrCreateVapidKeys } from './modules/push/vapid-keys.ts';
+import { registerTicketsRoutes } from './modules/tickets/tickets.routes.ts';
 import { registerTransfersRoutes } from './modules/transfers/transfers.routes.ts';
+import { registerUploadsRoutes } from './modules/uploads/uploads.routes.ts';
+import { MAX_UPLOAD_BYTES } from './modules/uploads/uploads.service.ts';
 import { registerUsersRoutes } from './modules/users/users.routes.ts';
 import { registerWalletsRoutes } from './modules/wallets/wallets.routes.ts';
 
@@ -24,6 +34,7 @@ export async function buildApp(config: Config): Promise<App> {
   const { db, dialect } = createDatabase(config);
   await migrateToLatest(db, dialect === 'postgres' ? config.databaseSchema : undefined);
   const csrfSecret = await getOrCreateSecret(db, 'csrf');
+  const vapidKeys = loadOrCreateVapidKeys(config.dataDir);
   const secure = config.publicUrl.startsWith('https://');
   const cookies = { secure };
 
@@ -34,9 +45,21 @@ export async function buildApp(config: Config): Promise<App> {
     routerOptions: { ignoreTrailingSlash: true },
   });
   app.addHook('onClose', async () => db.destroy());
+  configurePush(db, {
+    keys: vapidKeys,
+    subject: config.vapidSubject,
+    allowLoopback: config.pushAllowLoopback,
+    log: app.log,
+  });
 
   await app.register(fastifyCookie);
-  await app.register(fastifyHelmet, {
+  // Image uploads (banner, ticket images): one file per request, read by readImageField.
+  await app.register(fastifyMultipart, {
+    limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 20, parts: 25 },
+  });
+  // helmet itself rather than its Fastify plugin: the plugin builds helmet's middleware anew for every
+  // request (npm run bench).
+  const securityHeaders = helmet({
     // Everything is served from our own origin: no inline script, no third-party host.
     contentSecurityPolicy: {
       useDefaults: false,
@@ -58,6 +81,22 @@ export async function buildApp(config: Config): Promise<App> {
     },
     hsts: secure ? { maxAge: 31536000, includeSubDomains: true } : false,
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+  });
+  // The headers depend on nothing in the request (no nonce here; the shell adds its own), so helmet
+  // runs once and every response gets the same set.
+  const headers: Record<string, string> = {};
+  const collector = {
+    setHeader: (name: string, value: string) => {
+      headers[name.toLowerCase()] = value;
+    },
+    removeHeader: () => {},
+    getHeader: () => undefined,
+  };
+  securityHeaders({} as never, collector as never, (error?: unknown) => {
+    if (error) throw error;
+  });
+  app.addHook('onRequest', async (_request, reply) => {
+    reply.headers(headers);
   });
   await app.register(fastifySwagger, {
     openapi: {
@@ -82,8 +121,14 @@ export async function buildApp(config: Config): Promise<App> {
       registerHealthRoutes(api, { db });
       registerAuthRoutes(api, { db, csrf, cookies });
       registerUsersRoutes(api, { db });
+      registerAuditRoutes(api, { db });
       registerWalletsRoutes(api, { db });
       registerTransfersRoutes(api, { db });
+      registerLiveEvents(api, { db, config });
+      await registerUploadsRoutes(api, { db, dataDir: config.dataDir });
+      registerNotificationsRoutes(api, { db, dataDir: config.dataDir });
+      registerTicketsRoutes(api, { db, dataDir: config.dataDir });
+      registerPushRoutes(api, { db });
     },
     { prefix: '/api/v1' },
   );

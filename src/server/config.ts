@@ -23,6 +23,12 @@ export type Config = {
   sandboxStepMs: number;
   /** How often open payments are re-checked with the provider in the background (0: never). */
   paymentSweepMs: number;
+  /** Live channel: a heartbeat on every open stream this often; each one also re-checks the session. */
+  liveHeartbeatMs: number;
+  /** Web Push: the VAPID subject (an https: or mailto: contact for the push services). */
+  vapidSubject: string;
+  /** Web Push: accept http subscription endpoints on 127.0.0.1/localhost (tests' fake push service only). */
+  pushAllowLoopback: boolean;
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -50,6 +56,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     sandboxStepMs: wholeNumber('SANDBOX_STEP_MS', env.SANDBOX_STEP_MS, 3000),
     paymentSweepMs: wholeNumber('PAYMENT_SWEEP_MS', env.PAYMENT_SWEEP_MS, 60_000),
+    liveHeartbeatMs: Math.max(1000, wholeNumber('LIVE_HEARTBEAT_MS', env.LIVE_HEARTBEAT_MS, 25_000)),
+    vapidSubject: vapidSubjectOf(env, env.PUBLIC_URL || ''),
+    pushAllowLoopback: env.PUSH_ALLOW_LOOPBACK === 'true',
   };
 }
 
@@ -65,4 +74,15 @@ function wholeNumber(name: string, value: string | undefined, fallback: number):
   if (!Number.isInteger(n) || n < 0)
     throw new Error(`${name} must be a whole number of milliseconds, got ${value}`);
   return n;
+}
+
+/** VAPID_SUBJECT, else an https PUBLIC_URL, else mailto:ADMIN_EMAIL (push services want a contact). */
+function vapidSubjectOf(env: NodeJS.ProcessEnv, publicUrl: string): string {
+  const subject = env.VAPID_SUBJECT || (publicUrl.startsWith('https://') ? publicUrl : '');
+  if (subject) {
+    if (!/^(https:\/\/|mailto:)/.test(subject))
+      throw new Error(`VAPID_SUBJECT must be an https: URL or a mailto: address, got ${subject}`);
+    return subject;
+  }
+  return `mailto:${env.ADMIN_EMAIL || 'webmaster@localhost'}`;
 }

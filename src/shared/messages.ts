@@ -58,3 +58,12 @@ export const SESSION = {
 /** Shown on every public page: trading can lose money, nothing promises a return. */
 export const RISK_DISCLAIMER =
   'Risk warning: cryptocurrency trading involves significant risk. Prices can fall as well as rise and you can lose some or all of the money you put in. Past returns promise nothing about the future. Trade responsibly and only with money you can afford to lose.';
+
+/** Image uploads (banner, ticket images): what a person reads when a file is refused. */
+export const UPLOADS = {
+  notAnImage: 'The file is not a PNG, JPEG or WebP image.',
+  tooLarge: 'The image is larger than 5 MB.',
+  tooManyPixels: 'The image is larger than 40 megapixels.',
+  missing: 'Choose an image file to upload.',
+  notMultipart: 'Send the image as multipart/form-data.',
+} as const;

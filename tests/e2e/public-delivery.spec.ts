@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { expect, test } from '@playwright/test';
 
@@ -6,7 +7,9 @@ import { expect, test } from '@playwright/test';
 // hashed assets cached for good and the page itself re-checked on each visit.
 
 type Chunk = { file: string; src?: string; imports?: string[] };
-const manifest: Record<string, Chunk> = JSON.parse(readFileSync('dist/.vite/manifest.json', 'utf8'));
+const manifest: Record<string, Chunk> = JSON.parse(
+  readFileSync(join(process.env.CLIENT_DIR ?? 'dist', '.vite/manifest.json'), 'utf8'),
+);
 
 /** Every file a set of manifest entries loads through static imports. */
 function closure(keys: string[]): Set<string> {

@@ -6,6 +6,10 @@ import { createRoot } from 'react-dom/client';
 import { clearSession } from '../features/auth/session.ts';
 import { setUnauthorizedHandler } from '../lib/http.ts';
 import { createQueryClient, restorePersistedState } from '../lib/query-client.ts';
+// Listens for the browser's install offer from the start (it can come before any screen shows).
+import './pwa/install.ts';
+import { registerServiceWorker } from './pwa/register.ts';
+import { UpdatePrompt } from './pwa/update-prompt.tsx';
 import { createAppRouter } from './router.tsx';
 import './styles.css';
 
@@ -30,9 +34,11 @@ async function start() {
     <StrictMode>
       <QueryClientProvider client={queryClient}>
         <RouterProvider router={router} />
+        <UpdatePrompt />
       </QueryClientProvider>
     </StrictMode>,
   );
 }
 
 void start();
+registerServiceWorker();

@@ -18,12 +18,23 @@ import { Route as UnauthorizedRouteImport } from './../routes/unauthorized'
 import { Route as UserRouteImport } from './../routes/user'
 import { Route as AdminDashboardRouteImport } from './../routes/admin/dashboard'
 import { Route as AdminDepositsRouteImport } from './../routes/admin/deposits'
+import { Route as AdminNotificationsRouteImport } from './../routes/admin/notifications'
+import { Route as AdminReportsRouteImport } from './../routes/admin/reports'
+import { Route as AdminTicketsRouteImport } from './../routes/admin/tickets'
+import { Route as AdminUsersRouteImport } from './../routes/admin/users'
 import { Route as UserDashboardRouteImport } from './../routes/user/dashboard'
 import { Route as UserDepositHistoryRouteImport } from './../routes/user/deposit-history'
+import { Route as UserNotificationsRouteImport } from './../routes/user/notifications'
 import { Route as UserScannerRouteImport } from './../routes/user/scanner'
 import { Route as UserTransferRouteImport } from './../routes/user/transfer'
 import { Route as UserTransferFormRouteImport } from './../routes/user/transfer-form'
 import { Route as UserTransferHistoryRouteImport } from './../routes/user/transfer-history'
+import { Route as AdminNotificationListRouteImport } from './../routes/admin/notification/list'
+import { Route as AdminTicketTicketIdRouteImport } from './../routes/admin/ticket/$ticketId'
+import { Route as UserQueriesIndexRouteImport } from './../routes/user/queries/index'
+import { Route as UserQueriesTicketIdRouteImport } from './../routes/user/queries/$ticketId'
+import { Route as UserQueryCreateRouteImport } from './../routes/user/query/create'
+import { Route as AdminCheckProfileIdRouteImport } from './../routes/admin/check/profile/$id'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -70,6 +81,26 @@ const AdminDepositsRoute = AdminDepositsRouteImport.update({
   path: '/deposits',
   getParentRoute: () => AdminRoute,
 } as any)
+const AdminNotificationsRoute = AdminNotificationsRouteImport.update({
+  id: '/notifications',
+  path: '/notifications',
+  getParentRoute: () => AdminRoute,
+} as any)
+const AdminReportsRoute = AdminReportsRouteImport.update({
+  id: '/reports',
+  path: '/reports',
+  getParentRoute: () => AdminRoute,
+} as any)
+const AdminTicketsRoute = AdminTicketsRouteImport.update({
+  id: '/tickets',
+  path: '/tickets',
+  getParentRoute: () => AdminRoute,
+} as any)
+const AdminUsersRoute = AdminUsersRouteImport.update({
+  id: '/users',
+  path: '/users',
+  getParentRoute: () => AdminRoute,
+} as any)
 const UserDashboardRoute = UserDashboardRouteImport.update({
   id: '/dashboard',
   path: '/dashboard',
@@ -78,6 +109,11 @@ const UserDashboardRoute = UserDashboardRouteImport.update({
 const UserDepositHistoryRoute = UserDepositHistoryRouteImport.update({
   id: '/deposit-history',
   path: '/deposit-history',
+  getParentRoute: () => UserRoute,
+} as any)
+const UserNotificationsRoute = UserNotificationsRouteImport.update({
+  id: '/notifications',
+  path: '/notifications',
   getParentRoute: () => UserRoute,
 } as any)
 const UserScannerRoute = UserScannerRouteImport.update({
@@ -100,6 +136,36 @@ const UserTransferHistoryRoute = UserTransferHistoryRouteImport.update({
   path: '/transfer-history',
   getParentRoute: () => UserRoute,
 } as any)
+const AdminNotificationListRoute = AdminNotificationListRouteImport.update({
+  id: '/notification/list',
+  path: '/notification/list',
+  getParentRoute: () => AdminRoute,
+} as any)
+const AdminTicketTicketIdRoute = AdminTicketTicketIdRouteImport.update({
+  id: '/ticket/$ticketId',
+  path: '/ticket/$ticketId',
+  getParentRoute: () => AdminRoute,
+} as any)
+const UserQueriesIndexRoute = UserQueriesIndexRouteImport.update({
+  id: '/queries/',
+  path: '/queries/',
+  getParentRoute: () => UserRoute,
+} as any)
+const UserQueriesTicketIdRoute = UserQueriesTicketIdRouteImport.update({
+  id: '/queries/$ticketId',
+  path: '/queries/$ticketId',
+  getParentRoute: () => UserRoute,
+} as any)
+const UserQueryCreateRoute = UserQueryCreateRouteImport.update({
+  id: '/query/create',
+  path: '/query/create',
+  getParentRoute: () => UserRoute,
+} as any)
+const AdminCheckProfileIdRoute = AdminCheckProfileIdRouteImport.update({
+  id: '/check/profile/$id',
+  path: '/check/profile/$id',
+  getParentRoute: () => AdminRoute,
+} as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
@@ -111,12 +177,23 @@ export interface FileRoutesByFullPath {
   '/user': typeof UserRouteWithChildren
   '/admin/dashboard': typeof AdminDashboardRoute
   '/admin/deposits': typeof AdminDepositsRoute
+  '/admin/notifications': typeof AdminNotificationsRoute
+  '/admin/reports': typeof AdminReportsRoute
+  '/admin/tickets': typeof AdminTicketsRoute
+  '/admin/users': typeof AdminUsersRoute
   '/user/dashboard': typeof UserDashboardRoute
   '/user/deposit-history': typeof UserDepositHistoryRoute
+  '/user/notifications': typeof UserNotificationsRoute
   '/user/scanner': typeof UserScannerRoute
   '/user/transfer': typeof UserTransferRoute
   '/user/transfer-form': typeof UserTransferFormRoute
   '/user/transfer-history': typeof UserTransferHistoryRoute
+  '/admin/notification/list': typeof AdminNotificationListRoute
+  '/admin/ticket/$ticketId': typeof AdminTicketTicketIdRoute
+  '/user/queries/$ticketId': typeof UserQueriesTicketIdRoute
+  '/user/query/create': typeof UserQueryCreateRoute
+  '/user/queries/': typeof UserQueriesIndexRoute
+  '/admin/check/profile/$id': typeof AdminCheckProfileIdRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
@@ -128,12 +205,23 @@ export interface FileRoutesByTo {
   '/user': typeof UserRouteWithChildren
   '/admin/dashboard': typeof AdminDashboardRoute
   '/admin/deposits': typeof AdminDepositsRoute
+  '/admin/notifications': typeof AdminNotificationsRoute
+  '/admin/reports': typeof AdminReportsRoute
+  '/admin/tickets': typeof AdminTicketsRoute
+  '/admin/users': typeof AdminUsersRoute
   '/user/dashboard': typeof UserDashboardRoute
   '/user/deposit-history': typeof UserDepositHistoryRoute
+  '/user/notifications': typeof UserNotificationsRoute
   '/user/scanner': typeof UserScannerRoute
   '/user/transfer': typeof UserTransferRoute
   '/user/transfer-form': typeof UserTransferFormRoute
   '/user/transfer-history': typeof UserTransferHistoryRoute
+  '/admin/notification/list': typeof AdminNotificationListRoute
+  '/admin/ticket/$ticketId': typeof AdminTicketTicketIdRoute
+  '/user/queries/$ticketId': typeof UserQueriesTicketIdRoute
+  '/user/query/create': typeof UserQueryCreateRoute
+  '/user/queries': typeof UserQueriesIndexRoute
+  '/admin/check/profile/$id': typeof AdminCheckProfileIdRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -146,12 +234,23 @@ export interface FileRoutesById {
   '/user': typeof UserRouteWithChildren
   '/admin/dashboard': typeof AdminDashboardRoute
   '/admin/deposits': typeof AdminDepositsRoute
+  '/admin/notifications': typeof AdminNotificationsRoute
+  '/admin/reports': typeof AdminReportsRoute
+  '/admin/tickets': typeof AdminTicketsRoute
+  '/admin/users': typeof AdminUsersRoute
   '/user/dashboard': typeof UserDashboardRoute
   '/user/deposit-history': typeof UserDepositHistoryRoute
+  '/user/notifications': typeof UserNotificationsRoute
   '/user/scanner': typeof UserScannerRoute
   '/user/transfer': typeof UserTransferRoute
   '/user/transfer-form': typeof UserTransferFormRoute
   '/user/transfer-history': typeof UserTransferHistoryRoute
+  '/admin/notification/list': typeof AdminNotificationListRoute
+  '/admin/ticket/$ticketId': typeof AdminTicketTicketIdRoute
+  '/user/queries/$ticketId': typeof UserQueriesTicketIdRoute
+  '/user/query/create': typeof UserQueryCreateRoute
+  '/user/queries/': typeof UserQueriesIndexRoute
+  '/admin/check/profile/$id': typeof AdminCheckProfileIdRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -165,12 +264,23 @@ export interface FileRouteTypes {
     | '/user'
     | '/admin/dashboard'
     | '/admin/deposits'
+    | '/admin/notifications'
+    | '/admin/reports'
+    | '/admin/tickets'
+    | '/admin/users'
     | '/user/dashboard'
     | '/user/deposit-history'
+    | '/user/notifications'
     | '/user/scanner'
     | '/user/transfer'
     | '/user/transfer-form'
     | '/user/transfer-history'
+    | '/admin/notification/list'
+    | '/admin/ticket/$ticketId'
+    | '/user/queries/$ticketId'
+    | '/user/query/create'
+    | '/user/queries/'
+    | '/admin/check/profile/$id'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -182,12 +292,23 @@ export interface FileRouteTypes {
     | '/user'
     | '/admin/dashboard'
     | '/admin/deposits'
+    | '/admin/notifications'
+    | '/admin/reports'
+    | '/admin/tickets'
+    | '/admin/users'
     | '/user/dashboard'
     | '/user/deposit-history'
+    | '/user/notifications'
     | '/user/scanner'
     | '/user/transfer'
     | '/user/transfer-form'
     | '/user/transfer-history'
+    | '/admin/notification/list'
+    | '/admin/ticket/$ticketId'
+    | '/user/queries/$ticketId'
+    | '/user/query/create'
+    | '/user/queries'
+    | '/admin/check/profile/$id'
   id:
     | '__root__'
     | '/'
@@ -199,12 +320,23 @@ export interface FileRouteTypes {
     | '/user'
     | '/admin/dashboard'
     | '/admin/deposits'
+    | '/admin/notifications'
+    | '/admin/reports'
+    | '/admin/tickets'
+    | '/admin/users'
     | '/user/dashboard'
     | '/user/deposit-history'
+    | '/user/notifications'
     | '/user/scanner'
     | '/user/transfer'
     | '/user/transfer-form'
     | '/user/transfer-history'
+    | '/admin/notification/list'
+    | '/admin/ticket/$ticketId'
+    | '/user/queries/$ticketId'
+    | '/user/query/create'
+    | '/user/queries/'
+    | '/admin/check/profile/$id'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -282,6 +414,34 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AdminDepositsRouteImport
       parentRoute: typeof AdminRoute
     }
+    '/admin/notifications': {
+      id: '/admin/notifications'
+      path: '/notifications'
+      fullPath: '/admin/notifications'
+      preLoaderRoute: typeof AdminNotificationsRouteImport
+      parentRoute: typeof AdminRoute
+    }
+    '/admin/reports': {
+      id: '/admin/reports'
+      path: '/reports'
+      fullPath: '/admin/reports'
+      preLoaderRoute: typeof AdminReportsRouteImport
+      parentRoute: typeof AdminRoute
+    }
+    '/admin/tickets': {
+      id: '/admin/tickets'
+      path: '/tickets'
+      fullPath: '/admin/tickets'
+      preLoaderRoute: typeof AdminTicketsRouteImport
+      parentRoute: typeof AdminRoute
+    }
+    '/admin/users': {
+      id: '/admin/users'
+      path: '/users'
+      fullPath: '/admin/users'
+      preLoaderRoute: typeof AdminUsersRouteImport
+      parentRoute: typeof AdminRoute
+    }
     '/user/dashboard': {
       id: '/user/dashboard'
       path: '/dashboard'
@@ -294,6 +454,13 @@ declare module '@tanstack/react-router' {
       path: '/deposit-history'
       fullPath: '/user/deposit-history'
       preLoaderRoute: typeof UserDepositHistoryRouteImport
+      parentRoute: typeof UserRoute
+    }
+    '/user/notifications': {
+      id: '/user/notifications'
+      path: '/notifications'
+      fullPath: '/user/notifications'
+      preLoaderRoute: typeof UserNotificationsRouteImport
       parentRoute: typeof UserRoute
     }
     '/user/scanner': {
@@ -324,17 +491,73 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof UserTransferHistoryRouteImport
       parentRoute: typeof UserRoute
     }
+    '/admin/notification/list': {
+      id: '/admin/notification/list'
+      path: '/notification/list'
+      fullPath: '/admin/notification/list'
+      preLoaderRoute: typeof AdminNotificationListRouteImport
+      parentRoute: typeof AdminRoute
+    }
+    '/admin/ticket/$ticketId': {
+      id: '/admin/ticket/$ticketId'
+      path: '/ticket/$ticketId'
+      fullPath: '/admin/ticket/$ticketId'
+      preLoaderRoute: typeof AdminTicketTicketIdRouteImport
+      parentRoute: typeof AdminRoute
+    }
+    '/user/queries/': {
+      id: '/user/queries/'
+      path: '/queries'
+      fullPath: '/user/queries/'
+      preLoaderRoute: typeof UserQueriesIndexRouteImport
+      parentRoute: typeof UserRoute
+    }
+    '/user/queries/$ticketId': {
+      id: '/user/queries/$ticketId'
+      path: '/queries/$ticketId'
+      fullPath: '/user/queries/$ticketId'
+      preLoaderRoute: typeof UserQueriesTicketIdRouteImport
+      parentRoute: typeof UserRoute
+    }
+    '/user/query/create': {
+      id: '/user/query/create'
+      path: '/query/create'
+      fullPath: '/user/query/create'
+      preLoaderRoute: typeof UserQueryCreateRouteImport
+      parentRoute: typeof UserRoute
+    }
+    '/admin/check/profile/$id': {
+      id: '/admin/check/profile/$id'
+      path: '/check/profile/$id'
+      fullPath: '/admin/check/profile/$id'
+      preLoaderRoute: typeof AdminCheckProfileIdRouteImport
+      parentRoute: typeof AdminRoute
+    }
   }
 }
 
 interface AdminRouteChildren {
   AdminDashboardRoute: typeof AdminDashboardRoute
   AdminDepositsRoute: typeof AdminDepositsRoute
+  AdminNotificationsRoute: typeof AdminNotificationsRoute
+  AdminReportsRoute: typeof AdminReportsRoute
+  AdminTicketsRoute: typeof AdminTicketsRoute
+  AdminUsersRoute: typeof AdminUsersRoute
+  AdminNotificationListRoute: typeof AdminNotificationListRoute
+  AdminTicketTicketIdRoute: typeof AdminTicketTicketIdRoute
+  AdminCheckProfileIdRoute: typeof AdminCheckProfileIdRoute
 }
 
 const AdminRouteChildren: AdminRouteChildren = {
   AdminDashboardRoute: AdminDashboardRoute,
   AdminDepositsRoute: AdminDepositsRoute,
+  AdminNotificationsRoute: AdminNotificationsRoute,
+  AdminReportsRoute: AdminReportsRoute,
+  AdminTicketsRoute: AdminTicketsRoute,
+  AdminUsersRoute: AdminUsersRoute,
+  AdminNotificationListRoute: AdminNotificationListRoute,
+  AdminTicketTicketIdRoute: AdminTicketTicketIdRoute,
+  AdminCheckProfileIdRoute: AdminCheckProfileIdRoute,
 }
 
 const AdminRouteWithChildren = AdminRoute._addFileChildren(AdminRouteChildren)
@@ -342,19 +565,27 @@ const AdminRouteWithChildren = AdminRoute._addFileChildren(AdminRouteChildren)
 interface UserRouteChildren {
   UserDashboardRoute: typeof UserDashboardRoute
   UserDepositHistoryRoute: typeof UserDepositHistoryRoute
+  UserNotificationsRoute: typeof UserNotificationsRoute
   UserScannerRoute: typeof UserScannerRoute
   UserTransferRoute: typeof UserTransferRoute
   UserTransferFormRoute: typeof UserTransferFormRoute
   UserTransferHistoryRoute: typeof UserTransferHistoryRoute
+  UserQueriesTicketIdRoute: typeof UserQueriesTicketIdRoute
+  UserQueryCreateRoute: typeof UserQueryCreateRoute
+  UserQueriesIndexRoute: typeof UserQueriesIndexRoute
 }
 
 const UserRouteChildren: UserRouteChildren = {
   UserDashboardRoute: UserDashboardRoute,
   UserDepositHistoryRoute: UserDepositHistoryRoute,
+  UserNotificationsRoute: UserNotificationsRoute,
   UserScannerRoute: UserScannerRoute,
   UserTransferRoute: UserTransferRoute,
   UserTransferFormRoute: UserTransferFormRoute,
   UserTransferHistoryRoute: UserTransferHistoryRoute,
+  UserQueriesTicketIdRoute: UserQueriesTicketIdRoute,
+  UserQueryCreateRoute: UserQueryCreateRoute,
+  UserQueriesIndexRoute: UserQueriesIndexRoute,
 }
 
 const UserRouteWithChildren = UserRoute._addFileChildren(UserRouteChildren)

@@ -4,6 +4,11 @@ import * as accounts from './migrations/0001-accounts.ts';
 import * as ledger from './migrations/0002-ledger.ts';
 import * as transfers from './migrations/0003-transfers.ts';
 import * as payments from './migrations/0004-payments.ts';
+import * as notifications from './migrations/0005-notifications.ts';
+import * as tickets from './migrations/0006-tickets.ts';
+import * as memberAdmin from './migrations/0007-member-admin.ts';
+import * as transferStatement from './migrations/0008-transfer-statement.ts';
+import * as push from './migrations/0009-push.ts';
 
 // Migrations are listed here, in order, rather than read from disk, so they run the same from any working directory.
 const migrations: Record<string, Migration> = {
@@ -11,6 +16,11 @@ const migrations: Record<string, Migration> = {
   '0002-ledger': ledger,
   '0003-transfers': transfers,
   '0004-payments': payments,
+  '0005-notifications': notifications,
+  '0006-tickets': tickets,
+  '0007-member-admin': memberAdmin,
+  '0008-transfer-statement': transferStatement,
+  '0009-push': push,
 };
 
 /**

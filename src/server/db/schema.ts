@@ -154,6 +154,75 @@ export type SandboxPaymentTable = {
   expires_at: string;
 };
 
+export type TicketTable = {
+  /** The ticket's public id (spec 3 ticket_id), e.g. "T-7K2M9QXA". */
+  ticket_id: string;
+  user_id: string;
+  subject: string;
+  category: string;
+  message: string;
+  /** The uploads module's generated name, or null. */
+  image: string | null;
+  status: 'open' | 'in_progress' | 'resolved' | 'closed';
+  last_reply_by: 'user' | 'admin';
+  last_reply_at: string;
+  created_at: string;
+  updated_at: string;
+};
+
+export type TicketResponseTable = {
+  id: string;
+  ticket_id: string;
+  author_id: string;
+  author_role: 'user' | 'admin';
+  message: string;
+  image: string | null;
+  created_at: string;
+};
+
+export type NotificationTable = {
+  id: string;
+  title: string;
+  message: string;
+  /** 1: every member registered when it was sent; 0: the members in notification_recipients. */
+  users: number;
+  type: 'notification' | 'site_popup';
+  created_by: string | null;
+  created_at: string;
+};
+
+export type NotificationRecipientTable = {
+  notification_id: string;
+  user_id: string;
+  seen_at: string | null;
+};
+
+export type UploadTable = {
+  name: string;
+  owner_id: string;
+  purpose: 'banner' | 'ticket';
+  content_type: string;
+  size_bytes: number;
+  width: number;
+  height: number;
+  created_at: string;
+};
+
+export type LiveEventMarkTable = {
+  id: string;
+  created_at: string;
+};
+
+export type PushSubscriptionTable = {
+  id: string;
+  user_id: string;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  user_agent: string | null;
+  created_at: string;
+};
+
 export type Database = {
   users: UserTable;
   sessions: SessionTable;
@@ -167,4 +236,11 @@ export type Database = {
   crypto_payments: CryptoPaymentTable;
   payment_credits: PaymentCreditTable;
   sandbox_payments: SandboxPaymentTable;
+  notifications: NotificationTable;
+  notification_recipients: NotificationRecipientTable;
+  uploads: UploadTable;
+  live_event_marks: LiveEventMarkTable;
+  tickets: TicketTable;
+  ticket_responses: TicketResponseTable;
+  push_subscriptions: PushSubscriptionTable;
 };

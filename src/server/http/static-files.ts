@@ -15,6 +15,8 @@ const NONCE_PLACEHOLDER = '__CSP_NONCE__';
 const REVALIDATE = 'no-cache';
 /** The landing page, prerendered at build time (src/landing): what GET / answers. */
 const LANDING = 'landing.html';
+/** The shell's own address, for the service worker's precache (sw/shell.ts). */
+const SHELL_URL = '/app-shell';
 
 type Encoding = 'br' | 'gzip';
 type StaticPage = { etag: string; identity: Buffer } & Partial<Record<Encoding, Buffer>>;
@@ -63,6 +65,9 @@ export async function registerClient(app: FastifyInstance, clientDir: string): P
       cacheControl: false,
       setHeaders: (res, path) => {
         res.header('cache-control', path.includes('/assets/') ? IMMUTABLE : REVALIDATE);
+        // The service worker controls the whole site from the root.
+        if (path.endsWith('/sw.js')) res.header('service-worker-allowed', '/');
+        if (path.endsWith('.webmanifest')) res.header('content-type', 'application/manifest+json');
       },
     });
     // The landing page is static: no nonce (it has no inline style or script), the CSP as it is.
@@ -72,10 +77,7 @@ export async function registerClient(app: FastifyInstance, clientDir: string): P
       app.get('/', { schema: { hide: true } }, async (request, reply) => sendPage(request, reply, landing));
     }
     const shell = readFileSync(indexFile, 'utf8');
-    app.get('/*', { schema: { hide: true } }, async (request, reply) => {
-      const acceptsHtml = (request.headers.accept ?? '').includes('text/html');
-      if (request.url.startsWith('/api/') || !acceptsHtml)
-        return reply.status(404).send({ message: GENERIC.notFound });
+    const sendShell = (reply: FastifyReply) => {
       // Only the shell gets a nonce, and only for styles: no page has an inline script to allow.
       const nonce = randomBytes(16).toString('base64');
       const csp = String(reply.getHeader('content-security-policy') ?? '');
@@ -87,7 +89,15 @@ export async function registerClient(app: FastifyInstance, clientDir: string): P
         .header('cache-control', REVALIDATE)
         .type('text/html; charset=utf-8')
         .send(shell.replaceAll(NONCE_PLACEHOLDER, nonce));
+    };
+    app.get('/*', { schema: { hide: true } }, async (request, reply) => {
+      const acceptsHtml = (request.headers.accept ?? '').includes('text/html');
+      if (request.url.startsWith('/api/') || !acceptsHtml)
+        return reply.status(404).send({ message: GENERIC.notFound });
+      return sendShell(reply);
     });
+    // The service worker's precache fetches the shell here (its requests do not ask for text/html).
+    app.get(SHELL_URL, { schema: { hide: true } }, async (_request, reply) => sendShell(reply));
   }
   app.setNotFoundHandler((_request, reply) => reply.status(404).send({ message: GENERIC.notFound }));
 }

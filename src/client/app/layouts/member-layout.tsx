@@ -1,11 +1,16 @@
 import { Link, Outlet } from '@tanstack/react-router';
 import { SignOutButton } from '../../features/auth/components/sign-out-button.tsx';
 import { useMemberSession } from '../../features/auth/use-session-watch.ts';
+import { NotificationBell } from '../../features/notifications/components/notification-bell.tsx';
+import { SitePopup } from '../../features/notifications/components/site-popup.tsx';
+import { useLiveChannel } from '../../features/notifications/use-live-channel.ts';
 import { RiskNote } from '../../ui/risk-note.tsx';
+import { InstallApp, IosInstallHint } from '../pwa/install-app.tsx';
 
 /** The member area: a phone layout with a bottom navigation. */
 export function MemberLayout() {
   const session = useMemberSession();
+  useLiveChannel(Boolean(session));
   return (
     <div className="member-shell">
       <header className="member-header">
@@ -13,8 +18,12 @@ export function MemberLayout() {
         <span className="member-name" data-testid="member-name">
           {session?.auth.fullname}
         </span>
+        <InstallApp />
+        <NotificationBell />
       </header>
+      {session ? <SitePopup memberId={session.auth.id} /> : null}
       <main id="main" className="member-main">
+        <IosInstallHint />
         <Outlet />
         <RiskNote className="compact" />
       </main>
@@ -30,6 +39,10 @@ export function MemberLayout() {
         <Link to="/user/scanner" className="bottom-nav-item" activeProps={{ 'aria-current': 'page' }}>
           <span aria-hidden="true">₮</span>
           Pay
+        </Link>
+        <Link to="/user/queries" className="bottom-nav-item" activeProps={{ 'aria-current': 'page' }}>
+          <span aria-hidden="true">?</span>
+          Support
         </Link>
         <SignOutButton area="member" className="bottom-nav-item as-button" />
       </nav>

@@ -62,10 +62,23 @@ export async function signInAdmin(qc: QueryClient, input: SignInInput): Promise<
 
 export async function signOut(qc: QueryClient, role: 'member' | 'admin'): Promise<void> {
   try {
+    // Web Push (issue 6): while still signed in, this device's push subscription ends (server, then
+    // browser), so a shared phone stops receiving the last member's notifications.
+    if (role === 'member') await endPushOnThisDevice().catch(() => undefined);
     await api('GET', role === 'admin' ? '/auth/signoutadmin' : '/auth/signout');
   } finally {
     clearSession(qc);
   }
+}
+
+/** See signOut; the same steps as features/push turnOffPush (features do not import each other). */
+async function endPushOnThisDevice(): Promise<void> {
+  if (!('serviceWorker' in navigator)) return;
+  const registration = await navigator.serviceWorker.getRegistration();
+  const subscription = await registration?.pushManager?.getSubscription();
+  if (!subscription) return;
+  await api('DELETE', '/push/subscriptions', { endpoint: subscription.endpoint }).catch(() => undefined);
+  await subscription.unsubscribe();
 }
 
 export const register = (input: RegisterInput) => api<{ message: string }>('POST', '/auth/register', input);

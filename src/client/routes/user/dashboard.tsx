@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
 import { memberSessionQuery } from '../../features/auth/session.ts';
+import { DashboardBanner } from '../../features/notifications/components/dashboard-banner.tsx';
 import { ReferralCard } from '../../features/users/components/referral-card.tsx';
 import { WalletCards } from '../../features/wallets/components/wallet-cards.tsx';
 import { formatDateTime } from '../../lib/format.ts';
@@ -14,6 +15,7 @@ function MemberDashboard() {
   return (
     <div className="stack">
       <h1>Welcome, {member.fullname}</h1>
+      <DashboardBanner />
       <WalletCards />
       <section className="card" aria-labelledby="account-title">
         <h2 id="account-title">Your account</h2>

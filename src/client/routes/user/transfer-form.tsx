@@ -1,16 +1,33 @@
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, Link } from '@tanstack/react-router';
+import * as v from 'valibot';
+import { memberEmail } from '../../../shared/qr.ts';
 import { memberSessionQuery } from '../../features/auth/session.ts';
 import { TransferForm } from '../../features/transfers/components/transfer-form.tsx';
 
-export const Route = createFileRoute('/user/transfer-form')({ component: TransferFormPage });
+export const Route = createFileRoute('/user/transfer-form')({
+  // ?to=<e-mail> prefills the recipient: a member's Receive QR opened by the phone's own camera lands here.
+  validateSearch: v.object({
+    to: v.fallback(
+      v.optional(
+        v.pipe(
+          v.unknown(),
+          v.transform((value) => memberEmail(value) ?? undefined),
+        ),
+      ),
+      undefined,
+    ),
+  }),
+  component: TransferFormPage,
+});
 
 function TransferFormPage() {
   const memberId = useQuery(memberSessionQuery).data?.auth.id;
+  const { to } = Route.useSearch();
   return (
     <div className="stack">
       <h1>Transfer fund</h1>
-      {memberId ? <TransferForm selfId={memberId} /> : null}
+      {memberId ? <TransferForm key={to ?? ''} selfId={memberId} initialEmail={to} /> : null}
       <Link to="/user/transfer">Back to the Transfer Dashboard</Link>
     </div>
   );

@@ -3,6 +3,7 @@ import { createFileRoute, Link } from '@tanstack/react-router';
 import * as v from 'valibot';
 import { TRANSFER_MESSAGES } from '../../../shared/transfers.ts';
 import { memberSessionQuery } from '../../features/auth/session.ts';
+import { ReceiveQrButton } from '../../features/qr/components/receive-qr.tsx';
 import {
   DASHBOARD_TABS,
   TransferDashboard,
@@ -17,7 +18,8 @@ export const Route = createFileRoute('/user/transfer')({
 });
 
 function TransferPage() {
-  const memberId = useQuery(memberSessionQuery).data?.auth.id;
+  const member = useQuery(memberSessionQuery).data?.auth;
+  const memberId = member?.id;
   const { tab } = Route.useSearch();
   const navigate = Route.useNavigate();
   return (
@@ -25,6 +27,7 @@ function TransferPage() {
       <header>
         <h1>{TRANSFER_MESSAGES.title}</h1>
         <p className="muted">{TRANSFER_MESSAGES.subtitle}</p>
+        {member ? <ReceiveQrButton email={member.email} /> : null}
       </header>
       {memberId ? (
         <TransferDashboard

@@ -10,12 +10,14 @@ import {
   type Payment,
   type PaymentStatus,
 } from '../../../shared/payments.ts';
+import { PUSH_MESSAGES } from '../../../shared/push.ts';
 import type { Db } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
 import type { SessionUser } from '../../http/session.ts';
 import { insertAudit } from '../audit/audit.repository.ts';
 import { type Outcome, replayOf, runOnce } from '../idempotency/idempotency.service.ts';
+import { pushToMembers } from '../push/push.service.ts';
 import { ensureWallets, PLATFORM, postTransfer, walletAccountId } from '../wallets/ledger.service.ts';
 import { isValidIpnSignature } from './ipn-signature.ts';
 import type { PaymentProvider, ProviderPayment } from './payment-provider.ts';
@@ -167,6 +169,7 @@ export async function createPayment(
  */
 export async function applyProviderPayment(deps: PaymentsDeps, remote: ProviderPayment): Promise<void> {
   const provider = deps.provider.name;
+  let creditedMember: { id: string; amountCents: number } | undefined; // Web Push (issue 6)
   try {
     await deps.db.transaction().execute(async (trx) => {
       const row = await findPayment(trx, provider, remote.payment_id);
@@ -201,7 +204,15 @@ export async function applyProviderPayment(deps: PaymentsDeps, remote: ProviderP
       });
       // Someone credited it between our check and our insert: undo our transfer with the transaction.
       if (!credited) throw new AlreadyCredited();
+      creditedMember = { id: row.user_id, amountCents: Number(row.price_amount_cents) };
     });
+    // Web Push (issue 6): the credit has committed; in the background, never failing this call.
+    if (creditedMember)
+      void pushToMembers(deps.db, [creditedMember.id], {
+        title: PUSH_MESSAGES.paymentReceivedTitle,
+        body: PUSH_MESSAGES.paymentReceivedBody(formatCents(creditedMember.amountCents)),
+        url: '/user/deposit-history',
+      });
   } catch (error) {
     if (error instanceof AlreadyCredited || isUniqueViolation(error)) return;
     throw error;

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { PAYMENT_STATUSES, type PaymentStatus } from '../../../../shared/payments.ts';
 import { formatDateTime, formatMoney } from '../../../lib/format.ts';
 import { SelectField } from '../../../ui/form-field.tsx';
+import { Pager } from '../../../ui/pager.tsx';
 import { QueryError } from '../../../ui/query-error.tsx';
 import { Spinner } from '../../../ui/spinner.tsx';
 import { type AdminPayment, allPaymentsQuery } from '../api.ts';
@@ -130,27 +131,14 @@ export function AdminDeposits({
               </tbody>
             </table>
           </div>
-          <nav className="row pager" aria-label="Pages of crypto payments">
-            <button
-              type="button"
-              className="button small"
-              disabled={page <= 1}
-              onClick={() => onFilter({ status, page: page - 1 })}
-            >
-              Previous
-            </button>
-            <span className="muted">
-              Page {data.page} of {pages} ({data.total} payments)
-            </span>
-            <button
-              type="button"
-              className="button small"
-              disabled={page >= pages}
-              onClick={() => onFilter({ status, page: page + 1 })}
-            >
-              Next
-            </button>
-          </nav>
+          <Pager
+            label="Pages of crypto payments"
+            page={page}
+            pages={pages}
+            total={data.total}
+            noun={['payment', 'payments']}
+            onPage={(next) => onFilter({ status, page: next })}
+          />
         </>
       )}
       <ManualCreditDialog

@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { MAX_TRANSFER_DESCRIPTION_LENGTH, RECIPIENT_SEARCH_DELAY_MS } from '../../../../shared/constants.ts';
 import { parseCents } from '../../../../shared/money.ts';
+import { parseQrPayload, QR_MESSAGES } from '../../../../shared/qr.ts';
 import { TRANSFER_MESSAGES, transferFormSchema } from '../../../../shared/transfers.ts';
 import { WALLET_LABELS, WALLET_MESSAGES, WALLETS } from '../../../../shared/wallets.ts';
 import { formatMoney } from '../../../lib/format.ts';
@@ -9,6 +10,7 @@ import { ApiError, errorText } from '../../../lib/http.ts';
 import { useSchemaForm } from '../../../lib/use-schema-form.ts';
 import { FormField, SelectField, TextAreaField } from '../../../ui/form-field.tsx';
 import { Modal } from '../../../ui/modal.tsx';
+import { QrScannerButton } from '../../../ui/qr-scanner-button.tsx';
 import {
   availableBalanceQuery,
   findRecipient,
@@ -30,10 +32,11 @@ type Lookup =
 type Outcome = { kind: 'success'; result: TransferResult } | { kind: 'error'; reason: string } | null;
 
 /** Spec 2 "Transfer form": recipient by e-mail, source and destination wallets, amount, optional description. */
-export function TransferForm({ selfId }: { selfId: string }) {
+export function TransferForm({ selfId, initialEmail }: { selfId: string; initialEmail?: string }) {
   const queryClient = useQueryClient();
   const balance = useQuery(availableBalanceQuery).data;
-  const [fields, setFields] = useState<Fields>(EMPTY);
+  // A member's Receive QR (or a link) can bring the recipient: the lookup below runs on it as if typed.
+  const [fields, setFields] = useState<Fields>({ ...EMPTY, email: initialEmail ?? '' });
   const [lookup, setLookup] = useState<Lookup>({ state: 'idle' });
   const { errors, busy, submit: submitWith } = useSchemaForm();
   const [outcome, setOutcome] = useState<Outcome>(null);
@@ -67,6 +70,15 @@ export function TransferForm({ selfId }: { selfId: string }) {
     const value = e.target.value;
     setFields((current) => ({ ...current, [name]: value }));
     if (name === 'email') setLookup({ state: 'idle' });
+  };
+
+  // Only a member code of this app fills the recipient; anything else is named for what it is not.
+  const takeScan = (text: string) => {
+    const payload = parseQrPayload(text, window.location.origin);
+    if (payload.kind !== 'member') return QR_MESSAGES.notMemberCode;
+    setFields((current) => ({ ...current, email: payload.email }));
+    setLookup({ state: 'idle' });
+    return undefined;
   };
 
   const availableCents = Object.fromEntries(
@@ -124,6 +136,7 @@ export function TransferForm({ selfId }: { selfId: string }) {
           error={recipientError}
           disabled={busy}
         />
+        <QrScannerButton onResult={takeScan} disabled={busy} />
         <div aria-live="polite" data-testid="recipient-lookup">
           {lookup.state === 'searching' ? <p className="muted">{TRANSFER_MESSAGES.searching}</p> : null}
           {lookup.state === 'found' ? (

@@ -1,0 +1,66 @@
+import type { Db } from '../../db/database.ts';
+import type { PushSubscriptionTable } from '../../db/schema.ts';
+
+// The only SQL of push subscriptions. One row per endpoint (unique): the browser's subscription on
+// one device, owned by the member who last registered it.
+
+export type StoredSubscription = Pick<
+  PushSubscriptionTable,
+  'id' | 'user_id' | 'endpoint' | 'p256dh' | 'auth'
+>;
+
+/** Stores a subscription, or refreshes the row of the same endpoint (new keys, new owner). */
+export async function upsertSubscription(db: Db, row: PushSubscriptionTable): Promise<void> {
+  await db
+    .insertInto('push_subscriptions')
+    .values(row)
+    .onConflict((oc) =>
+      oc.column('endpoint').doUpdateSet({
+        user_id: row.user_id,
+        p256dh: row.p256dh,
+        auth: row.auth,
+        user_agent: row.user_agent,
+      }),
+    )
+    .execute();
+}
+
+/** Deletes the member's own subscription with this endpoint; answers whether there was one. */
+export async function deleteOwnSubscription(db: Db, userId: string, endpoint: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('push_subscriptions')
+    .where('user_id', '=', userId)
+    .where('endpoint', '=', endpoint)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+export async function deleteSubscriptionById(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('push_subscriptions').where('id', '=', id).execute();
+}
+
+const columns = ['push_subscriptions.id', 'user_id', 'endpoint', 'p256dh', 'auth'] as const;
+
+export async function subscriptionsOfMembers(db: Db, memberIds: string[]): Promise<StoredSubscription[]> {
+  const rows: StoredSubscription[] = [];
+  for (let i = 0; i < memberIds.length; i += 500) {
+    rows.push(
+      ...(await db
+        .selectFrom('push_subscriptions')
+        .select(columns)
+        .where('user_id', 'in', memberIds.slice(i, i + 500))
+        .execute()),
+    );
+  }
+  return rows;
+}
+
+/** Every member's subscriptions (an all-members notification); admins' are left out. */
+export async function subscriptionsOfAllMembers(db: Db): Promise<StoredSubscription[]> {
+  return db
+    .selectFrom('push_subscriptions')
+    .innerJoin('users', 'users.id', 'push_subscriptions.user_id')
+    .select(columns)
+    .where('users.role', '=', 'user')
+    .execute();
+}

@@ -1,0 +1,62 @@
+/// <reference lib="webworker" />
+// The service worker (built by vite-plugin-pwa, injectManifest): the app shell and the landing page are
+// precached at install, so both open with no network after one visit; hashed assets a screen loads are
+// kept once fetched; the API is never touched here (each /api/ call, the live channel /api/v1/events
+// included, goes straight to the network). A new version waits until the member presses Reload
+// (the SKIP_WAITING message from src/client/app/pwa/register.ts): nothing reloads on its own.
+import { clientsClaim } from 'workbox-core';
+import { ExpirationPlugin } from 'workbox-expiration';
+import { cleanupOutdatedCaches, matchPrecache, precacheAndRoute } from 'workbox-precaching';
+import { NavigationRoute, registerRoute } from 'workbox-routing';
+import { CacheFirst } from 'workbox-strategies';
+// ── plug-in point 1: push and notification clicks (sw/push.ts), wired at the end of this file ──
+import { registerPushHandlers } from './push.ts';
+import { SHELL_URL, withFreshNonce } from './shell.ts';
+
+// ── plug-in point 2: IndexedDB copies of a member's data (a future sw/offline-data.ts): add
+//    import { registerOfflineData } from './offline-data.ts'; above and call it at the end. ──
+
+declare const self: ServiceWorkerGlobalScope;
+
+// The build fills this with the shell (as SHELL_URL), the landing page (as /) and the files they load.
+precacheAndRoute(self.__WB_MANIFEST);
+cleanupOutdatedCaches();
+// The very first worker takes over the open page at once (there is no older version to replace).
+clientsClaim();
+
+const isApi = (url: URL) => url.pathname.startsWith('/api/');
+
+// Every screen of the app is the shell; the client router draws it. / keeps the landing page (served
+// from the precache by the route above). Each answer gets a fresh CSP style nonce in its header and body.
+registerRoute(
+  new NavigationRoute(
+    async ({ request, url }) => {
+      // / with a query string (a campaign link) is still the landing page, as on the server.
+      if (url.pathname === '/') return (await matchPrecache('/')) ?? fetch(request);
+      const shell = await matchPrecache(SHELL_URL);
+      return shell ? withFreshNonce(shell) : fetch(request);
+    },
+    { denylist: [/^\/api\//] },
+  ),
+);
+
+// Hashed files never change: once a screen has loaded its code, keep it for offline use.
+registerRoute(
+  ({ url, request }) =>
+    url.origin === self.location.origin &&
+    !isApi(url) &&
+    url.pathname.startsWith('/assets/') &&
+    request.method === 'GET',
+  new CacheFirst({
+    cacheName: 'assets',
+    plugins: [new ExpirationPlugin({ maxEntries: 300, maxAgeSeconds: 60 * 60 * 24 * 60 })],
+  }),
+);
+
+self.addEventListener('message', (event) => {
+  if ((event.data as { type?: unknown } | null)?.type === 'SKIP_WAITING') void self.skipWaiting();
+});
+
+// ── plug-in points, wired ──
+registerPushHandlers(self);
+// registerOfflineData(self);

@@ -1,0 +1,86 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, type Page } from '@playwright/test';
+
+/** Waits until the service worker is active and controls the page (its precache is then complete). */
+export async function waitForControl(page: Page): Promise<void> {
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+  await expect
+    .poll(() => page.evaluate(() => navigator.serviceWorker.controller?.state ?? null))
+    .toBe('activated');
+}
+
+/** Width and height from a PNG's header. */
+export function pngSize(bytes: Buffer): { width: number; height: number } {
+  expect(bytes.subarray(1, 4).toString('latin1')).toBe('PNG');
+  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+export type OwnServer = { origin: string; clientDir: string; stop: () => Promise<void> };
+
+/**
+ * A second server of the real app on a port of its own, serving a copy of the build that a test may
+ * change (a "next deploy") while it runs, with its own data folder.
+ */
+export async function startOwnServer(): Promise<OwnServer> {
+  const root = mkdtempSync(join(tmpdir(), 'platform-pwa-'));
+  const clientDir = join(root, 'client');
+  cpSync(process.env.CLIENT_DIR ?? 'dist', clientDir, { recursive: true });
+  // The worker script is changed in place by the tests: no precompressed copy may shadow it.
+  rmSync(join(clientDir, 'sw.js.br'), { force: true });
+  rmSync(join(clientDir, 'sw.js.gz'), { force: true });
+  const port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      CLIENT_DIR: clientDir,
+      DATA_DIR: join(root, 'data'),
+      ADMIN_EMAIL: 'pwa-admin@example.com',
+      ADMIN_PASSWORD: 'Pwa-Admin-Pass-2026',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: 'ignore',
+  });
+  const origin = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const up = await fetch(`${origin}/api/v1/health`).then(
+      (res) => res.ok,
+      () => false,
+    );
+    if (up) break;
+    if (Date.now() > deadline || child.exitCode !== null) {
+      child.kill();
+      throw new Error('the second server did not start');
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return {
+    origin,
+    clientDir,
+    stop: async () => {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill();
+        await exited;
+      }
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
