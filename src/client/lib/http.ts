@@ -35,10 +35,15 @@ const readCookie = (name: string) =>
     .find((c) => c.startsWith(`${name}=`))
     ?.slice(name.length + 1);
 
+/** GET /auth/csrf sets the token cookie; its body is read to the end so the request closes. */
+async function fetchCsrfCookie(): Promise<void> {
+  await (await send('GET', '/auth/csrf')).text();
+}
+
 async function ensureCsrfToken(): Promise<string> {
   const existing = readCookie(CSRF_COOKIE);
   if (existing) return existing;
-  await send('GET', '/auth/csrf');
+  await fetchCsrfCookie();
   return readCookie(CSRF_COOKIE) ?? '';
 }
 
@@ -82,7 +87,7 @@ export async function api<T>(
   let parsed = await readBody(response);
   // A token from before a sign-in elsewhere in this browser: fetch a fresh one and try once more.
   if (!safe && response.status === 403 && (parsed as ErrorBody | undefined)?.error === 'csrf') {
-    await send('GET', '/auth/csrf');
+    await fetchCsrfCookie();
     response = await send(method, path, body, readCookie(CSRF_COOKIE) ?? '', headers);
     parsed = await readBody(response);
   }
