@@ -170,6 +170,50 @@ describe('what is pushed', () => {
     expect(pushService.at(recipientDevice.path)).toHaveLength(0);
   });
 
+  it('an approved transfer is pushed to its recipient once, when the admin approves it; a rejected one never', async () => {
+    const sender = await fundedMember(server.baseUrl, admin, { business: '12000.00' });
+    const recipient = await signedInMember(server.baseUrl);
+    const senderDevice = await subscribedDevice(sender);
+    const recipientDevice = await subscribedDevice(recipient);
+    const held = async () => {
+      const res = await sender.client.post('/transfer/touser', {
+        userto_id: recipient.auth.id,
+        amount: '5000.00',
+        from: 'business',
+        to: 'business',
+      });
+      expect(res.status, res.text).toBe(201);
+      expect(res.body.transfer.status).toBe('pending');
+      return res.body.transfer.id as string;
+    };
+    const rejected = await held();
+    const rejection = await admin.put(`/transfer/${rejected}/status`, { status: 'failed' });
+    expect(rejection.status, rejection.text).toBe(200);
+    await sleep(300);
+    expect(pushService.at(recipientDevice.path)).toHaveLength(0);
+
+    const approved = await held();
+    const approve = () =>
+      admin.put(
+        `/transfer/${approved}/status`,
+        { status: 'completed' },
+        { 'Idempotency-Key': 'approve-once' },
+      );
+    const res = await approve();
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.transfer.status).toBe('completed');
+    // The admin's screen retries with the same key: the same answer, and no second push.
+    expect((await approve()).status).toBe(200);
+    expect(await decrypted(recipientDevice)).toEqual({
+      title: PUSH_MESSAGES.moneyReceivedTitle,
+      body: PUSH_MESSAGES.moneyReceivedBody(sender.member.fullname, '5000.00'),
+      url: '/user/transfer',
+    });
+    await sleep(300);
+    expect(pushService.at(recipientDevice.path)).toHaveLength(1);
+    expect(pushService.at(senderDevice.path)).toHaveLength(0);
+  });
+
   it('a finished crypto payment is pushed to its member once it is credited', async () => {
     const member = await signedInMember(server.baseUrl);
     const device = await subscribedDevice(member);

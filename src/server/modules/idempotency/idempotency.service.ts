@@ -63,13 +63,14 @@ export function keyRecord(
  * key's record commit together, and a request whose key is already taken rolls back whole and answers
  * with the stored result. A repeat costs a rolled-back transaction; every first request, one query less.
  */
-export async function runOnce(
+export async function runOnce<O extends Outcome = Outcome>(
   db: Db,
   ownerId: string,
   key: string | undefined,
   request: unknown,
-  work: (trx: Db) => Promise<Outcome>,
-): Promise<Outcome> {
+  /** Its outcome is returned as is the first time (fields beyond statusCode and body included). */
+  work: (trx: Db) => Promise<O>,
+): Promise<O | Outcome> {
   if (key === undefined) return db.transaction().execute(work);
   const requestHash = hashOf(request);
   checkedKey(key);

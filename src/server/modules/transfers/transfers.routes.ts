@@ -68,6 +68,7 @@ export function registerTransfersRoutes(app: FastifyInstance, { db }: { db: Db }
     access: 'signed-in',
     params: transferIdParamsSchema,
     responses: { 200: transferHistorySchema, 401: errorBodySchema, 404: errorBodySchema },
+    offlineCopy: true,
     handler: async ({ params, user }) => transferHistory(db, user, params.id),
   });
 
@@ -99,6 +100,14 @@ export function registerTransfersRoutes(app: FastifyInstance, { db }: { db: Db }
     },
     handler: async ({ params, body, user, request, reply }) => {
       const outcome = await decideTransfer(db, user, params.id, body, idempotencyKeyOf(request));
+      // Web Push (issue 6): an approved transfer has just reached its recipient (first answer only).
+      const { transfer } = outcome.body as { transfer?: { amount: string; sender_name: string } };
+      if ('arrivedFor' in outcome && outcome.arrivedFor && transfer)
+        void pushToMembers(db, [outcome.arrivedFor], {
+          title: PUSH_MESSAGES.moneyReceivedTitle,
+          body: PUSH_MESSAGES.moneyReceivedBody(transfer.sender_name, transfer.amount),
+          url: '/user/transfer',
+        });
       return reply.status(outcome.statusCode).send(outcome.body);
     },
   });

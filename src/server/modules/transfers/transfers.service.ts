@@ -260,15 +260,18 @@ export async function allTransfers(
 }
 
 /** An admin completes (the money reaches the recipient) or rejects (it returns) a pending transfer, once. */
+/** A decision's outcome; `arrivedFor`: the member an approval just paid (another member than the sender). */
+export type DecisionOutcome = Outcome & { arrivedFor?: string };
+
 export async function decideTransfer(
   db: Db,
   admin: SessionUser,
   id: string,
   decision: TransferDecision,
   idempotencyKey: string | undefined,
-): Promise<Outcome> {
+): Promise<DecisionOutcome> {
   if (admin.user.role !== 'admin') throw forbidden();
-  return runOnce(
+  return runOnce<DecisionOutcome>(
     db,
     admin.user.id,
     idempotencyKey,
@@ -295,6 +298,7 @@ export async function decideTransfer(
       return {
         statusCode: 200,
         body: { message: approve ? TRANSFER_MESSAGES.approved : TRANSFER_MESSAGES.rejected, transfer: after },
+        ...(approve && row.recipient_id !== row.sender_id ? { arrivedFor: row.recipient_id } : {}),
       };
     },
   );
