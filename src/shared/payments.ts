@@ -85,6 +85,9 @@ export const PAYMENT_MESSAGES = {
   errorTitle: 'Payment Error',
   createFailed: 'Failed to create payment',
   statusFailed: 'Failed to fetch payment status',
+  /** Under the status while the payment is not final: polling runs only while the page is on screen. */
+  keepOpen:
+    'Keep this page open: the status is checked only while it is on screen. If you leave, it is checked again when you come back.',
   currenciesInvalid: 'Invalid response format from currencies API',
   currenciesFailed: 'Failed to fetch currencies',
   retry: 'Retry',

@@ -252,7 +252,6 @@ test('a created payment shows its deadline, id, amount, address, QR code and not
   expect(response.status()).toBe(201);
   const payment = (await response.json()) as Payment;
   made.full = payment;
-  await page.unroute(`**${CREATE}`);
 
   await expect(page.getByRole('heading', { name: PAYMENT_MESSAGES.created })).toBeVisible();
   expect(payment).toMatchObject({
@@ -280,9 +279,13 @@ test('a created payment shows its deadline, id, amount, address, QR code and not
   await expect(statusPanel(page).getByTestId('payment-status-message')).toHaveText(
     paymentStatusMessage('waiting'),
   );
+  // Polling runs only while the page is on screen (issue 6), and the page says so.
+  await expect(statusPanel(page).getByTestId('payment-keep-open')).toHaveText(PAYMENT_MESSAGES.keepOpen);
   await expect.poll(() => checks.length).toBeGreaterThanOrEqual(1);
   expect((checks[0]?.at ?? Number.POSITIVE_INFINITY) - createdAt).toBeLessThan(3000);
   expect(checks[0]?.url).toContain(`${STATUS}${payment.payment_id}`);
+  // Taken down only now: removing interception while the first check starts could lose that request.
+  await page.unroute(`**${CREATE}`);
 
   // The QR code: 250 px, level H, of "<address>?amount=<pay_amount>" (read back module by module).
   const text = `${payment.pay_address}?amount=${payment.pay_amount}`;
@@ -417,6 +420,8 @@ test('paying the full amount walks the statuses to "Payment Successful!" and cre
 
   const done = page.getByTestId('payment-success');
   await expect(done).toContainText(payment.payment_id);
+  // Final: nothing more to wait for.
+  await expect(page.getByTestId('payment-keep-open')).toHaveCount(0);
   await expect(done.getByTestId('amount-paid')).toHaveText('12.30 USDTBSC');
   await expect(done).toContainText(payment.order_id);
   await expect(done.getByTestId('credited-amount')).toHaveText('$12.30');

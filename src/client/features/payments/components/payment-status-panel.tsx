@@ -1,4 +1,4 @@
-import { PAYMENT_MESSAGES, paymentStatusMessage } from '../../../../shared/payments.ts';
+import { isFinalPaymentStatus, PAYMENT_MESSAGES, paymentStatusMessage } from '../../../../shared/payments.ts';
 import { statusErrorText } from '../api.ts';
 import { PaymentStatusBadge } from './payment-status-badge.tsx';
 
@@ -21,6 +21,11 @@ export function PaymentStatusPanel({
             <PaymentStatusBadge status={status} />
           </p>
           <p data-testid="payment-status-message">{paymentStatusMessage(status)}</p>
+          {isFinalPaymentStatus(status) ? null : (
+            <p className="muted" data-testid="payment-keep-open">
+              {PAYMENT_MESSAGES.keepOpen}
+            </p>
+          )}
         </div>
       ) : null}
       {error ? (
