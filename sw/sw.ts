@@ -1,20 +1,19 @@
 /// <reference lib="webworker" />
 // The service worker (built by vite-plugin-pwa, injectManifest): the app shell and the landing page are
 // precached at install, so both open with no network after one visit; hashed assets a screen loads are
-// kept once fetched; the API is never touched here (each /api/ call, the live channel /api/v1/events
-// included, goes straight to the network). A new version waits until the member presses Reload
+// kept once fetched. Of the API only the member's own transfers, balances and notifications pass through
+// here (sw/offline-data.ts: kept in IndexedDB to read offline); every other /api/ call, the live channel
+// /api/v1/events included, goes straight to the network. A new version waits until the member presses Reload
 // (the SKIP_WAITING message from src/client/app/pwa/register.ts): nothing reloads on its own.
 import { clientsClaim } from 'workbox-core';
 import { ExpirationPlugin } from 'workbox-expiration';
 import { cleanupOutdatedCaches, matchPrecache, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { CacheFirst } from 'workbox-strategies';
-// ── plug-in point 1: push and notification clicks (sw/push.ts), wired at the end of this file ──
+// IndexedDB copies of the member's own data, and push messages with notification clicks.
+import { registerOfflineData } from './offline-data.ts';
 import { registerPushHandlers } from './push.ts';
 import { SHELL_URL, withFreshNonce } from './shell.ts';
-
-// ── plug-in point 2: IndexedDB copies of a member's data (a future sw/offline-data.ts): add
-//    import { registerOfflineData } from './offline-data.ts'; above and call it at the end. ──
 
 declare const self: ServiceWorkerGlobalScope;
 
@@ -57,6 +56,5 @@ self.addEventListener('message', (event) => {
   if ((event.data as { type?: unknown } | null)?.type === 'SKIP_WAITING') void self.skipWaiting();
 });
 
-// ── plug-in points, wired ──
+registerOfflineData(self);
 registerPushHandlers(self);
-// registerOfflineData(self);

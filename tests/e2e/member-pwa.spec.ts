@@ -1,9 +1,12 @@
 import { devices, expect, test } from '@playwright/test';
+import { isOfflineCopyPath } from '../../src/shared/offline.ts';
 import { type Member, newMember, registerByApi, signInMember } from './helpers.ts';
 import { waitForControl } from './pwa-helpers.ts';
 
 // The installed app for a member on a phone (issue 6): the member's screens open from the service
-// worker's shell with no network, the API always goes to the server, and the app offers installation
+// worker's shell with no network, the API goes to the server (only the member's own transfers,
+// balances and notifications pass through the worker, to be copied: member-offline.spec.ts), and the
+// app offers installation
 // (the browser's own prompt behind an "Install app" button; a one-time hint on iOS Safari).
 
 let member: Member;
@@ -13,7 +16,7 @@ test.beforeAll(async ({ request }) => {
   await registerByApi(request, member);
 });
 
-test('signed in, the member screens reopen offline from the shell; the API is never answered by the worker', async ({
+test('signed in, the member screens reopen offline from the shell; no other API call passes through the worker', async ({
   page,
   context,
 }) => {
@@ -42,7 +45,7 @@ test('signed in, the member screens reopen offline from the shell; the API is ne
   }
   await page.reload();
   await expect(page.getByRole('heading', { name: `Welcome, ${member.fullname}` })).toBeVisible();
-  expect(apiFromWorker).toEqual([]);
+  expect(apiFromWorker.filter((url) => !isOfflineCopyPath(new URL(url).pathname))).toEqual([]);
 });
 
 test('"Install app" appears once the browser offers installation and opens its prompt', async ({ page }) => {

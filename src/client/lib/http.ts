@@ -1,7 +1,9 @@
 import { API_BASE, CSRF_COOKIE, CSRF_HEADER } from '../../shared/constants.ts';
 import type { ErrorBody } from '../../shared/errors.ts';
 import { GENERIC } from '../../shared/messages.ts';
+import { OFFLINE_COPY_HEADER } from '../../shared/offline.ts';
 import { firstErrorPerField } from './field-errors.ts';
+import { noteAnswer } from './offline.ts';
 
 // The one way the client talks to the server: same-origin cookies, the CSRF double-submit header on
 // every state-changing call, and one error type carrying the API's error body.
@@ -84,6 +86,8 @@ export async function api<T>(
 ): Promise<T> {
   const safe = method === 'GET';
   let response = await send(method, path, body, safe ? undefined : await ensureCsrfToken(), headers);
+  // The service worker answers a few GETs from the member's offline copy: the app says so on screen.
+  if (safe) noteAnswer(path, response.headers.get(OFFLINE_COPY_HEADER));
   let parsed = await readBody(response);
   // A token from before a sign-in elsewhere in this browser: fetch a fresh one and try once more.
   if (!safe && response.status === 403 && (parsed as ErrorBody | undefined)?.error === 'csrf') {

@@ -1,6 +1,7 @@
 import { toJsonSchema } from '@valibot/to-json-schema';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import * as v from 'valibot';
+import { OFFLINE_OWNER_HEADER } from '../../shared/offline.ts';
 import { invalidInput } from './errors.ts';
 import type { SessionUser } from './session.ts';
 import { requireRole } from './session.ts';
@@ -27,6 +28,11 @@ type RouteSpec<B, Q, P, A extends Access> = {
   responses?: Record<number, AnySchema>;
   /** Extra Fastify route options (rate limits, body limits). */
   config?: Record<string, unknown>;
+  /**
+   * A member's own data the app keeps for reading offline (shared/offline.ts): a member's answer (never
+   * an admin's) says whose it is in the X-Offline-Owner header.
+   */
+  offlineCopy?: true;
   handler: (ctx: {
     body: Out<B>;
     query: Out<Q>;
@@ -104,7 +110,7 @@ export function defineRoute<
           ? request.sessionUser
           : requireRole(request, spec.access as Exclude<Access, 'public'>)
       ) as A extends 'public' ? SessionUser | undefined : SessionUser;
-      return spec.handler({
+      const result = await spec.handler({
         body: request.body as Out<B>,
         query: request.query as Out<Q>,
         params: request.params as Out<P>,
@@ -112,6 +118,8 @@ export function defineRoute<
         request,
         reply,
       });
+      if (spec.offlineCopy && user?.user.role === 'user') reply.header(OFFLINE_OWNER_HEADER, user.user.id);
+      return result;
     },
   });
 }

@@ -2,6 +2,7 @@ import { Link, Outlet } from '@tanstack/react-router';
 import { SignOutButton } from '../../features/auth/components/sign-out-button.tsx';
 import { useAdminSession } from '../../features/auth/use-session-watch.ts';
 import { useLiveChannel } from '../../features/notifications/use-live-channel.ts';
+import { OfflineNotice } from '../../ui/offline-notice.tsx';
 
 const ADMIN_LINKS = [
   ['/admin/dashboard', 'Dashboard'],
@@ -36,6 +37,7 @@ export function AdminLayout() {
         </div>
       </aside>
       <main id="main" className="admin-main">
+        <OfflineNotice />
         <Outlet />
       </main>
     </div>

@@ -4,6 +4,7 @@ import { useMemberSession } from '../../features/auth/use-session-watch.ts';
 import { NotificationBell } from '../../features/notifications/components/notification-bell.tsx';
 import { SitePopup } from '../../features/notifications/components/site-popup.tsx';
 import { useLiveChannel } from '../../features/notifications/use-live-channel.ts';
+import { OfflineNotice } from '../../ui/offline-notice.tsx';
 import { RiskNote } from '../../ui/risk-note.tsx';
 import { InstallApp, IosInstallHint } from '../pwa/install-app.tsx';
 
@@ -23,6 +24,7 @@ export function MemberLayout() {
       </header>
       {session ? <SitePopup memberId={session.auth.id} /> : null}
       <main id="main" className="member-main">
+        <OfflineNotice />
         <IosInstallHint />
         <Outlet />
         <RiskNote className="compact" />

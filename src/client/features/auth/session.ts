@@ -1,6 +1,7 @@
 import { type QueryClient, queryOptions } from '@tanstack/react-query';
 import type { AdminSession, MemberSession, RegisterInput, SignInInput } from '../../../shared/auth.ts';
 import { ApiError, api } from '../../lib/http.ts';
+import { clearOfflineCopies } from '../../lib/offline.ts';
 
 // The session slices of spec 3: `auth` (member) and `admin`, each with its expireAt. They live in the
 // query cache (persisted under "root"); the server remains the judge, and GET /auth/session refreshes them.
@@ -38,24 +39,28 @@ const live = <T extends { expireAt: string }>(s: T | null | undefined): T | null
 export const currentMember = (qc: QueryClient) => live(qc.getQueryData(memberSessionQuery.queryKey));
 export const currentAdmin = (qc: QueryClient) => live(qc.getQueryData(adminSessionQuery.queryKey));
 
-/** Forgets every trace of the signed-in person in this browser (shared phones). */
-export function clearSession(qc: QueryClient): void {
+/**
+ * Forgets every trace of the signed-in person in this browser (shared phones): the query cache, the
+ * persisted session and the offline copies of their data (done when the returned promise settles).
+ */
+export function clearSession(qc: QueryClient): Promise<void> {
   qc.clear();
   qc.setQueryData(memberSessionQuery.queryKey, null);
   qc.setQueryData(adminSessionQuery.queryKey, null);
+  return clearOfflineCopies();
 }
 
 export async function signInMember(qc: QueryClient, input: SignInInput): Promise<MemberSession> {
   const session = await api<MemberSession>('POST', '/auth/signin', input);
   // One person per browser: signing in as a member ends any admin view held here.
-  clearSession(qc);
+  await clearSession(qc);
   qc.setQueryData(memberSessionQuery.queryKey, session);
   return session;
 }
 
 export async function signInAdmin(qc: QueryClient, input: SignInInput): Promise<AdminSession> {
   const session = await api<AdminSession>('POST', '/auth/adminsignin', input);
-  clearSession(qc);
+  await clearSession(qc);
   qc.setQueryData(adminSessionQuery.queryKey, session);
   return session;
 }
@@ -67,7 +72,7 @@ export async function signOut(qc: QueryClient, role: 'member' | 'admin'): Promis
     if (role === 'member') await endPushOnThisDevice().catch(() => undefined);
     await api('GET', role === 'admin' ? '/auth/signoutadmin' : '/auth/signout');
   } finally {
-    clearSession(qc);
+    await clearSession(qc);
   }
 }
 

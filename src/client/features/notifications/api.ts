@@ -18,6 +18,8 @@ export const notificationsHomeQuery = queryOptions({
   queryKey: ['notifications', 'home'],
   queryFn: () => api<NotificationsHome>('GET', '/notifications/home'),
   staleTime: 0,
+  // Asked even offline: the service worker answers from the member's offline copy.
+  networkMode: 'offlineFirst',
 });
 
 export const myNotificationsQuery = (memberId: string) =>
@@ -31,6 +33,7 @@ export const myNotificationsQuery = (memberId: string) =>
         )
       ).notifications,
     staleTime: 0,
+    networkMode: 'offlineFirst',
   });
 
 export const adminNotificationsQuery = queryOptions({

@@ -23,6 +23,8 @@ export const transferHistoryQuery = (memberId: string) =>
     queryKey: ['transfers', 'member', memberId],
     queryFn: () => api<TransferHistory>('GET', `/transfer/byid/${encodeURIComponent(memberId)}`),
     staleTime: 0,
+    // Asked even offline: the service worker answers from the member's offline copy.
+    networkMode: 'offlineFirst',
   });
 
 /** The form's source balances: what each wallet can send now. */
@@ -30,6 +32,7 @@ export const availableBalanceQuery = queryOptions({
   queryKey: ['wallet', 'balance'],
   queryFn: () => api<WalletBalance>('GET', '/wallet/balance'),
   staleTime: 0,
+  networkMode: 'offlineFirst',
 });
 
 export const pendingTransfersQuery = queryOptions({

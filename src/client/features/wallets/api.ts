@@ -19,6 +19,8 @@ export const walletBalanceQuery = queryOptions({
   queryKey: ['wallet', 'balance'],
   queryFn: () => api<WalletBalance>('GET', '/wallet/balance'),
   staleTime: 0,
+  // Asked even offline: the service worker answers from the member's offline copy.
+  networkMode: 'offlineFirst',
 });
 
 // Not under the ['admin'] key: that one is the persisted admin session, and only sessions may reach localStorage.

@@ -115,6 +115,7 @@ export function registerNotificationsRoutes(api: FastifyInstance, deps: { db: Db
     tags,
     access: 'member',
     responses: { 200: notificationsHomeSchema, 401: errorBodySchema, 403: errorBodySchema },
+    offlineCopy: true,
     handler: async ({ user }) => notificationsHome(db, user),
   });
 
@@ -138,6 +139,7 @@ export function registerNotificationsRoutes(api: FastifyInstance, deps: { db: Db
     access: 'signed-in',
     params: notificationIdParamsSchema,
     responses: { 200: memberList, ...errors },
+    offlineCopy: true,
     handler: async ({ params, user }) => ({
       notifications: await listNotificationsOfUser(db, user, params.id),
     }),

@@ -20,6 +20,7 @@ export function registerWalletsRoutes(app: FastifyInstance, { db }: { db: Db }):
     tags: ['wallets'],
     access: 'member',
     responses: { 200: walletBalanceSchema, 401: errorBodySchema, 403: errorBodySchema },
+    offlineCopy: true,
     handler: async ({ user }) => walletBalance(db, user.user.id),
   });
 

@@ -3,9 +3,11 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { parseCents } from '../../../../shared/money.ts';
 import { manualCreditSchema } from '../../../../shared/payments.ts';
 import { formatMoney } from '../../../lib/format.ts';
+import { useOffline } from '../../../lib/offline.ts';
 import { useSchemaForm } from '../../../lib/use-schema-form.ts';
 import { FormField, TextAreaField } from '../../../ui/form-field.tsx';
 import { Modal } from '../../../ui/modal.tsx';
+import { MoneyOfflineNote } from '../../../ui/offline-notice.tsx';
 import { type AdminPayment, creditByHand, refreshAfterPayment } from '../api.ts';
 
 /** USDT is worth a dollar: what was paid is the natural credit, when it reads as dollars and cents. */
@@ -27,6 +29,7 @@ export function ManualCreditDialog({
   const [reason, setReason] = useState('');
   const [failure, setFailure] = useState('');
   const { errors, setErrors, busy, submit: submitWith } = useSchemaForm();
+  const { offline } = useOffline();
 
   useEffect(() => {
     setAmount(payment ? defaultAmount(payment) : '');
@@ -37,7 +40,7 @@ export function ManualCreditDialog({
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    if (!payment) return;
+    if (!payment || offline) return;
     setFailure('');
     void submitWith(
       manualCreditSchema,
@@ -91,11 +94,12 @@ export function ManualCreditDialog({
               {failure}
             </p>
           ) : null}
+          <MoneyOfflineNote />
           <div className="modal-actions">
             <button type="button" className="button" onClick={onClose} disabled={busy}>
               Go back
             </button>
-            <button type="submit" className="button primary" disabled={busy}>
+            <button type="submit" className="button primary" disabled={busy || offline}>
               {busy ? 'Crediting...' : 'Credit'}
             </button>
           </div>

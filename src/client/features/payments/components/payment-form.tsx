@@ -8,8 +8,10 @@ import {
   PRICE_CURRENCY,
 } from '../../../../shared/payments.ts';
 import { errorText } from '../../../lib/http.ts';
+import { useOffline } from '../../../lib/offline.ts';
 import { useSchemaForm } from '../../../lib/use-schema-form.ts';
 import { FormField, SelectField } from '../../../ui/form-field.tsx';
+import { MoneyOfflineNote } from '../../../ui/offline-notice.tsx';
 import { createPayment, currenciesQuery, minAmountQuery, offeredCurrencies } from '../api.ts';
 
 const minimumFormat = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 8 });
@@ -34,10 +36,12 @@ export function PaymentForm({
   const [payCurrency, setPayCurrency] = useState<string | undefined>(undefined);
   const payWith = payCurrency ?? offered[0]?.code ?? '';
   const { errors, busy, submit: submitWith } = useSchemaForm();
+  const { offline } = useOffline();
   const [failure, setFailure] = useState('');
 
   function submit(event: FormEvent) {
     event.preventDefault();
+    if (offline) return;
     setFailure('');
     void submitWith(
       createPaymentSchema,
@@ -104,7 +108,8 @@ export function PaymentForm({
             {errorText(currencies.error)}
           </p>
         ) : null}
-        <button type="submit" className="button primary" disabled={busy}>
+        <MoneyOfflineNote />
+        <button type="submit" className="button primary" disabled={busy || offline}>
           {busy ? PAYMENT_MESSAGES.processing : PAYMENT_MESSAGES.create}
         </button>
       </form>

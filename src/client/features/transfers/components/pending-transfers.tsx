@@ -4,9 +4,11 @@ import type { Transfer } from '../../../../shared/transfers.ts';
 import { WALLET_LABELS } from '../../../../shared/wallets.ts';
 import { formatDateTime, formatMoney } from '../../../lib/format.ts';
 import { errorText } from '../../../lib/http.ts';
+import { useOffline } from '../../../lib/offline.ts';
 import { ErrorDialog } from '../../../ui/dialogs.tsx';
 import { FormField } from '../../../ui/form-field.tsx';
 import { Modal } from '../../../ui/modal.tsx';
+import { MoneyOfflineNote } from '../../../ui/offline-notice.tsx';
 import { QueryError } from '../../../ui/query-error.tsx';
 import { Spinner } from '../../../ui/spinner.tsx';
 import { decideTransfer, pendingTransfersQuery, refreshAfterTransfer } from '../api.ts';
@@ -22,9 +24,10 @@ export function PendingTransfers() {
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState('');
   const [done, setDone] = useState('');
+  const { offline } = useOffline();
 
   async function confirm() {
-    if (!decision) return;
+    if (!decision || offline) return;
     setBusy(true);
     try {
       const { message } = await decideTransfer(decision.transfer.id, {
@@ -136,6 +139,7 @@ export function PendingTransfers() {
           onChange={(e) => setReason(e.target.value)}
           disabled={busy}
         />
+        <MoneyOfflineNote />
         <div className="modal-actions">
           <button type="button" className="button" onClick={() => setDecision(null)} disabled={busy}>
             Go back
@@ -144,7 +148,7 @@ export function PendingTransfers() {
             type="button"
             className={`button ${approving ? 'primary' : 'danger'}`}
             onClick={confirm}
-            disabled={busy}
+            disabled={busy || offline}
           >
             {busy ? 'Saving...' : approving ? 'Approve' : 'Reject'}
           </button>

@@ -7,9 +7,11 @@ import { TRANSFER_MESSAGES, transferFormSchema } from '../../../../shared/transf
 import { WALLET_LABELS, WALLET_MESSAGES, WALLETS } from '../../../../shared/wallets.ts';
 import { formatMoney } from '../../../lib/format.ts';
 import { ApiError, errorText } from '../../../lib/http.ts';
+import { useOffline } from '../../../lib/offline.ts';
 import { useSchemaForm } from '../../../lib/use-schema-form.ts';
 import { FormField, SelectField, TextAreaField } from '../../../ui/form-field.tsx';
 import { Modal } from '../../../ui/modal.tsx';
+import { MoneyOfflineNote } from '../../../ui/offline-notice.tsx';
 import { QrScannerButton } from '../../../ui/qr-scanner-button.tsx';
 import {
   availableBalanceQuery,
@@ -39,6 +41,8 @@ export function TransferForm({ selfId, initialEmail }: { selfId: string; initial
   const [fields, setFields] = useState<Fields>({ ...EMPTY, email: initialEmail ?? '' });
   const [lookup, setLookup] = useState<Lookup>({ state: 'idle' });
   const { errors, busy, submit: submitWith } = useSchemaForm();
+  // Money moves only online: offline the button is disabled with the reason, and nothing is queued.
+  const { offline } = useOffline();
   const [outcome, setOutcome] = useState<Outcome>(null);
   const latestEmail = useRef('');
 
@@ -87,6 +91,7 @@ export function TransferForm({ selfId, initialEmail }: { selfId: string; initial
 
   function submit(event: FormEvent) {
     event.preventDefault();
+    if (offline) return;
     // The shared schema plus the balance the form can see: every message of spec 5 shows before any request.
     void submitWith(
       transferFormSchema({ availableCents, selfId }),
@@ -212,7 +217,8 @@ export function TransferForm({ selfId, initialEmail }: { selfId: string; initial
           hint={`${fields.desc.length}/${MAX_TRANSFER_DESCRIPTION_LENGTH}`}
           disabled={busy}
         />
-        <button type="submit" className="button primary" disabled={busy}>
+        <MoneyOfflineNote />
+        <button type="submit" className="button primary" disabled={busy || offline}>
           {busy ? TRANSFER_MESSAGES.processing : 'Send Transfer'}
         </button>
       </form>

@@ -9,9 +9,11 @@ import {
   type Wallet,
 } from '../../../../shared/wallets.ts';
 import { errorText } from '../../../lib/http.ts';
+import { useOffline } from '../../../lib/offline.ts';
 import { useSchemaForm } from '../../../lib/use-schema-form.ts';
 import { ErrorDialog, SuccessDialog } from '../../../ui/dialogs.tsx';
 import { FormField, SelectField, TextAreaField } from '../../../ui/form-field.tsx';
+import { MoneyOfflineNote } from '../../../ui/offline-notice.tsx';
 import { applyAdjustment, type EmailUser, findUserByEmail, refreshAfterAdjustment } from '../api.ts';
 
 type Direction = 'credit' | 'debit';
@@ -31,6 +33,7 @@ export function AdjustmentForm() {
   const [lookupError, setLookupError] = useState('');
   const [finding, setFinding] = useState(false);
   const { errors, setErrors, busy, submit: submitWith } = useSchemaForm();
+  const { offline } = useOffline();
   const [success, setSuccess] = useState('');
   const [serverError, setServerError] = useState('');
 
@@ -73,6 +76,7 @@ export function AdjustmentForm() {
 
   function submit(event: FormEvent) {
     event.preventDefault();
+    if (offline) return;
     void submitWith(
       adjustmentSchema,
       {
@@ -183,7 +187,8 @@ export function AdjustmentForm() {
           error={errors.reason}
           disabled={busy}
         />
-        <button type="submit" className="button primary" disabled={busy}>
+        <MoneyOfflineNote />
+        <button type="submit" className="button primary" disabled={busy || offline}>
           {busy ? 'Applying...' : 'Apply adjustment'}
         </button>
       </form>
