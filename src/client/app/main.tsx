@@ -20,8 +20,11 @@ async function start() {
 
   // The server ended the session (expiry, block, sign-out elsewhere): forget it here and ask to sign in again.
   setUnauthorizedHandler(() => {
-    const inAdmin = window.location.pathname.startsWith('/admin/');
-    clearSession(queryClient);
+    const path = window.location.pathname;
+    const inAdmin = path.startsWith('/admin/');
+    void clearSession(queryClient);
+    // A late answer after leaving the signed-in areas (signed out, now on a sign-in page): stay there.
+    if (!inAdmin && !path.startsWith('/user/')) return;
     router.navigate({
       to: inAdmin ? '/admin-login' : '/login',
       search: { redirect: window.location.pathname },
