@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OFFLINE_OWNER_HEADER } from '../../src/shared/offline.ts';
+import { isOfflineCopyPath, OFFLINE_COPY_PATHS, OFFLINE_OWNER_HEADER } from '../../src/shared/offline.ts';
 import { type ApiClient, signedInAdminClient, signedInMember } from '../helpers/client.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 
@@ -26,7 +26,15 @@ const ownCalls = (m: Member) => [
 describe('X-Offline-Owner', () => {
   it("marks a member's own transfers, balances and notifications with that member's id", async () => {
     const member = await signedInMember(server.baseUrl);
-    for (const path of ownCalls(member)) {
+    // The worker's list and the server's marks name the same calls, one each.
+    const calls = ownCalls(member);
+    expect(calls.every((path) => isOfflineCopyPath(`/api/v1${path}`))).toBe(true);
+    for (const pattern of OFFLINE_COPY_PATHS)
+      expect(
+        calls.filter((path) => pattern.test(`/api/v1${path}`)),
+        String(pattern),
+      ).toHaveLength(1);
+    for (const path of calls) {
       const res = await member.client.get(path);
       expect(res.status, path).toBe(200);
       expect(res.headers.get(OFFLINE_OWNER_HEADER), path).toBe(member.auth.id);

@@ -20,10 +20,10 @@ export function OfflineNotice() {
  * Beside a button that moves money: while offline the button is disabled (the caller passes
  * `useOffline().offline` to it) and this says why. Nothing is kept to be sent later.
  */
-export function MoneyOfflineNote({ id }: { id?: string }) {
+export function MoneyOfflineNote() {
   const { offline } = useOffline();
   return offline ? (
-    <p id={id} className="field-error" role="alert">
+    <p className="field-error" role="alert">
       {OFFLINE_MESSAGES.moneyNeedsNetwork}
     </p>
   ) : null;
