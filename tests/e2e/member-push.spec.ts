@@ -54,13 +54,23 @@ test('a push message shows a notification, and tapping it opens its screen in th
   await context.grantPermissions(['notifications'], { origin });
 
   const cdp = await context.newCDPSession(page);
-  const registrationId = new Promise<string>((resolve) => {
-    cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
-      const ours = registrations.find((r) => r.scopeURL === `${origin}/` && !r.isDeleted);
-      if (ours) resolve(ours.registrationId);
-    });
-  });
+  // The protocol reports the workers of every context of the browser, all with this scope: ours is the
+  // one whose worker target belongs to this page's context (a closed test's worker may linger).
+  const { targetInfo } = await cdp.send('Target.getTargetInfo');
+  const versions: { registrationId: string; targetId?: string }[] = [];
+  cdp.on('ServiceWorker.workerVersionUpdated', (event) => versions.push(...event.versions));
   await cdp.send('ServiceWorker.enable');
+  const ourRegistration = async () => {
+    const { targetInfos } = await cdp.send('Target.getTargets');
+    const ourWorkers = new Set(
+      targetInfos
+        .filter((t) => t.type === 'service_worker' && t.browserContextId === targetInfo.browserContextId)
+        .map((t) => t.targetId),
+    );
+    return versions.find((v) => v.targetId !== undefined && ourWorkers.has(v.targetId))?.registrationId;
+  };
+  await expect.poll(ourRegistration).toBeTruthy();
+  const registrationId = (await ourRegistration()) as string;
   const payload = {
     title: 'Money received',
     body: 'Alex sent you $12.50',
@@ -69,7 +79,7 @@ test('a push message shows a notification, and tapping it opens its screen in th
   };
   await cdp.send('ServiceWorker.deliverPushMessage', {
     origin,
-    registrationId: await registrationId,
+    registrationId,
     data: JSON.stringify(payload),
   });
 
