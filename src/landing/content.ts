@@ -2,7 +2,7 @@ import { MAX_TRANSFER_AMOUNT_CENTS } from '../shared/constants.ts';
 import { DAILY_TRANSFER_LIMIT_CENTS, TRANSFER_REVIEW_THRESHOLD_CENTS } from '../shared/transfers.ts';
 
 // Every sentence of the landing page. Honest by rule: nothing here promises or implies a return, the
-// risk is named plainly, and what the product does is described as it is built (README "How it behaves").
+// risk is named plainly, and what the product does is described as it is built (docs/rules.md).
 
 /** Whole dollars, en-US: 1_000_000 cents -> "$10,000". */
 const dollars = (cents: number) => `$${Math.round(cents / 100).toLocaleString('en-US')}`;

@@ -1,4 +1,4 @@
-// Business constants of spec section 9, plus the session rules we chose (see README "Sessions").
+// Business constants of spec section 9, plus the session rules we chose (see docs/api.md "Sessions").
 
 export const MAX_TRANSFER_AMOUNT_CENTS = 1_000_000;
 export const MAX_TRANSFER_DESCRIPTION_LENGTH = 200;

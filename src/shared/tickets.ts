@@ -200,7 +200,7 @@ export const ticketImageResultSchema = v.object({ image: v.object({ name: v.stri
 export type TicketImageResult = v.InferOutput<typeof ticketImageResultSchema>;
 
 /**
- * The status after an answer (README "Support tickets"): a member's answer reopens a resolved ticket;
+ * The status after an answer (docs/rules.md "Support tickets"): a member's answer reopens a resolved ticket;
  * support's first answer on an open ticket puts it in progress; a closed ticket takes no answers.
  */
 export function statusAfterResponse(status: TicketStatus, by: 'user' | 'admin'): TicketStatus | 'refused' {

@@ -4,7 +4,7 @@ import { ApiClient, signedInAdminClient, signedInMember } from '../helpers/clien
 import { startServer, type TestServer } from '../helpers/server.ts';
 
 // Spec 7 "Support": POST /support/add; GET /support/list; GET /support/by/{id}; PUT, DELETE
-// /support/{id}, served by the one ticket model (README "Support tickets"): /support/add opens a
+// /support/{id}, served by the one ticket model (docs/rules.md "Support tickets"): /support/add opens a
 // ticket; /support/list is the member's own tickets (every ticket for an admin); /support/by/{id}
 // lists member {id}'s tickets; PUT /support/{id} sets ticket {id}'s status; DELETE /support/{id}
 // closes it and erases nothing. Members in this file: 3.

@@ -5,7 +5,7 @@ import { ApiClient, signedInAdminClient, signedInMember } from '../helpers/clien
 import { startServer, type TestServer } from '../helpers/server.ts';
 
 // Spec 7: POST /tickets/{ticketId}/responses and PUT /tickets/{ticketId}/status; spec 4 messages.
-// README "Support tickets": support's first answer puts an open ticket in progress; a member's answer
+// docs/rules.md "Support tickets": support's first answer puts an open ticket in progress; a member's answer
 // reopens a resolved ticket; a closed ticket takes no answers (422); admins set any status (audited,
 // the member is notified); a member may only close their own ticket. The member is notified of every
 // admin answer, in the answer's transaction. Members in this file: 5.

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 
-// Support tickets (RULES.md "Notifications and tickets"; README "Support tickets"). One model serves
+// Support tickets (RULES.md "Notifications and tickets"; docs/rules.md "Support tickets"). One model serves
 // both the ticket calls and the older /support calls of spec 7.
 // - tickets: the member's question (subject, category, first message, optional image) and its status.
 //   last_reply_by / last_reply_at say who is waiting for whom. Nothing is ever deleted: closing keeps it.

@@ -5,7 +5,7 @@ import webpush from 'web-push';
 
 // The VAPID key pair identifies this server to the browsers' push services. It is made once, on the
 // first start, into DATA_DIR (mode 0600) and reused after: a new pair would invalidate every stored
-// subscription. Several instances on one DATABASE_URL must share DATA_DIR (README), or each would make
+// subscription. Several instances on one DATABASE_URL must share DATA_DIR (docs/deployment.md), or each would make
 // its own pair. The file is written under a temporary name and linked into place, which fails when it
 // exists: the first instance to start wins, the others read its complete file.
 

@@ -46,7 +46,7 @@ export function registerTicketsRoutes(
   app: FastifyInstance,
   { db, dataDir }: { db: Db; dataDir: string },
 ): void {
-  // Spec 7 "Tickets" and the older "Support" calls: one ticket model behind both (README "Support tickets").
+  // Spec 7 "Tickets" and the older "Support" calls: one ticket model behind both (docs/rules.md "Support tickets").
   for (const url of ['/tickets', '/support/add']) {
     defineRoute(app, {
       method: 'POST',

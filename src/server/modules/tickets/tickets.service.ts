@@ -38,7 +38,7 @@ import {
   updateTicketIfStatus,
 } from './tickets.repository.ts';
 
-// README "Support tickets". A member reads and answers only their own tickets (anyone else's id is a
+// docs/rules.md "Support tickets". A member reads and answers only their own tickets (anyone else's id is a
 // 404, as if it did not exist); admins read and answer all of them and alone change a status, except
 // that a member may close their own ticket. Every change and its notification commit together.
 
