@@ -3,7 +3,7 @@ import { GENERIC } from './messages.ts';
 
 // Support tickets (spec 2 member and admin routes, spec 3 "Ticket", spec 4 "Tickets", spec 7 "Tickets"
 // and "Support", spec 8; RULES.md "Notifications and tickets"). The forms and the server validate with
-// the same schemas. The rules we chose are in the README ("Support tickets").
+// the same schemas. The rules we chose are in docs/rules.md ("Support tickets").
 
 /** RULES.md: the ticket statuses. */
 export const TICKET_STATUSES = ['open', 'in_progress', 'resolved', 'closed'] as const;
