@@ -212,7 +212,7 @@ export function DataTable<T extends RowData>({
       {showTools ? (
         <div className="table-tools">
           {searchLabel ? (
-            <form className="table-search" role="search" onSubmit={submitSearch}>
+            <form className="table-search" onSubmit={submitSearch}>
               <label className="field">
                 <span>{searchLabel}</span>
                 <input
