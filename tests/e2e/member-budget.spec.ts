@@ -1,0 +1,42 @@
+import { gzipSync } from 'node:zlib';
+import { expect, test } from '@playwright/test';
+import { newMember, registerByApi, signInMember } from './helpers.ts';
+
+// The phone pays for every kilobyte: a member opening the dashboard with nothing cached (a new phone,
+// or the first visit after a release) downloads at most 150 KB of JavaScript, gzip level 9. The heavy
+// parts (QR scanner, wallet modal, charts, tables) load only on the screens that use them.
+
+const DASHBOARD_JS_BUDGET_BYTES = 150 * 1024;
+
+test(`the member dashboard's cold load is at most ${DASHBOARD_JS_BUDGET_BYTES / 1024} KB of JavaScript (gzip)`, async ({
+  browser,
+  page,
+  request,
+}) => {
+  const member = newMember('budget');
+  await registerByApi(request, member);
+  await signInMember(page, member);
+  const signedIn = await page.context().storageState();
+
+  // A fresh context holds the session but no HTTP cache and no service worker: a cold load.
+  const cold = await browser.newContext({ storageState: signedIn, serviceWorkers: 'block' });
+  try {
+    const phone = await cold.newPage();
+    const scripts = new Map<string, Promise<Buffer>>();
+    phone.on('response', (response) => {
+      if (response.request().resourceType() === 'script')
+        scripts.set(new URL(response.url()).pathname, response.body());
+    });
+    await phone.goto('/user/dashboard');
+    await expect(phone.getByRole('heading', { name: `Welcome, ${member.fullname}` })).toBeVisible();
+    await phone.waitForLoadState('networkidle');
+    const gzipBytes = (
+      await Promise.all([...scripts.values()].map(async (body) => gzipSync(await body, { level: 9 }).length))
+    ).reduce((sum, bytes) => sum + bytes, 0);
+    console.log(`member dashboard JavaScript: ${scripts.size} files = ${gzipBytes} bytes gzip`);
+    expect(scripts.size).toBeGreaterThan(0);
+    expect(gzipBytes).toBeLessThanOrEqual(DASHBOARD_JS_BUDGET_BYTES);
+  } finally {
+    await cold.close();
+  }
+});
