@@ -209,6 +209,8 @@ describe('what the server sends to NOWPayments', () => {
     expect(body).toMatchObject({
       price_amount: 12.3,
       price_currency: 'usd',
+      // Spec 9's amount (12.30 rounded up, plus 0.5) is asked for as it is, not converted from the price.
+      pay_amount: 13.5,
       pay_currency: 'usdtbsc',
       order_id: res.body.order_id,
       ipn_callback_url: `${PUBLIC_URL}/api/v1/payments/ipn`,
@@ -219,7 +221,7 @@ describe('what the server sends to NOWPayments', () => {
     expect(res.body).toMatchObject({
       payment_id: String(remote.payment_id),
       pay_address: remote.pay_address,
-      pay_amount: String(remote.pay_amount),
+      pay_amount: '13.5',
       price_amount: '12.30',
       price_currency: 'usd',
       pay_currency: 'usdtbsc',

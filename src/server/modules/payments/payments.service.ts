@@ -9,6 +9,7 @@ import {
   PAYMENT_STATUS_RANK,
   type Payment,
   type PaymentStatus,
+  payAmountFor,
 } from '../../../shared/payments.ts';
 import { PUSH_MESSAGES } from '../../../shared/push.ts';
 import type { Db } from '../../db/database.ts';
@@ -129,6 +130,8 @@ export async function createPayment(
   try {
     invoice = await deps.provider.createPayment({
       priceAmount: formatCents(input.price_amount),
+      // Spec 9's displayed amount is what the invoice asks for, so the screen shows one amount to send.
+      payAmount: payAmountFor(formatCents(input.price_amount)),
       priceCurrency: input.price_currency,
       payCurrency: input.pay_currency,
       orderId,
