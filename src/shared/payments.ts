@@ -85,6 +85,13 @@ export const PAYMENT_MESSAGES = {
   lastChecked: (time: string) => `Last checked at ${time}`,
   checkNow: 'Check now',
   checking: 'Checking...',
+  /** Issue 22: adding money is called a deposit on every payment screen. */
+  newDeposit: 'New deposit',
+  /** Beside "Send exactly X": what reaches the Active Wallet, and what the rest of X is. */
+  creditNote: (credited: string, fee: string | null) =>
+    fee
+      ? `${credited} is credited to your Active Wallet when the payment is finished; the other ${fee} USDT is the processing fee.`
+      : `${credited} is credited to your Active Wallet when the payment is finished.`,
   failed: 'Failed',
   errorTitle: 'Payment Error',
   createFailed: 'Failed to create payment',

@@ -117,12 +117,11 @@ export async function createPayment(
   const earlier = await replayOf(deps.db, member.user.id, idempotencyKey, request);
   if (earlier) return earlier;
   const min = await minAmount(deps, PAY_CURRENCY, PAY_CURRENCY);
-  if (input.price_amount < Math.round(min.min_amount * 100)) {
+  // The provider's minimum is in USDT, worth a dollar each: the member reads it in USD, like the price.
+  const minCents = Math.round(min.min_amount * 100);
+  if (input.price_amount < minCents) {
     throw badRequest([
-      {
-        field: 'price_amount',
-        message: `${PAYMENT_MESSAGES.belowMinimum}: ${min.min_amount} ${PAY_CURRENCY.toUpperCase()}`,
-      },
+      { field: 'price_amount', message: `${PAYMENT_MESSAGES.belowMinimum}: ${formatCents(minCents)} USD` },
     ]);
   }
   const orderId = randomUUID();
