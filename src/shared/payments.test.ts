@@ -1,26 +1,76 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import {
+  amountToSend,
+  coinAmount,
   createPaymentSchema,
-  displayedPayAmount,
+  cryptoUnits,
   isFinalPaymentStatus,
   PAYMENT_MESSAGES,
   PAYMENT_STATUSES,
+  payAmountFor,
   paymentBadgeColour,
   paymentStatusMessage,
+  processingFee,
+  stillToSend,
+  unitsToCrypto,
 } from './payments.ts';
 import { WALLET_MESSAGES } from './wallets.ts';
 
-describe('displayedPayAmount', () => {
-  it('rounds the price up to a whole number, adds 0.5 and names the pay currency in upper case (spec 9)', () => {
-    expect(displayedPayAmount('12.30', 'usdtbsc')).toBe('13.5 USDTBSC');
-    expect(displayedPayAmount(12.3, 'usdtbsc')).toBe('13.5 USDTBSC');
-    expect(displayedPayAmount('12', 'usdtbsc')).toBe('12.5 USDTBSC');
-    expect(displayedPayAmount('12.00', 'usdtbsc')).toBe('12.5 USDTBSC');
-    expect(displayedPayAmount(12, 'usdtbsc')).toBe('12.5 USDTBSC');
-    expect(displayedPayAmount('0.01', 'usdtbsc')).toBe('1.5 USDTBSC');
-    expect(displayedPayAmount('12.01', 'UsdtBsc')).toBe('13.5 USDTBSC');
-    expect(displayedPayAmount('9999.99', 'usdtbsc')).toBe('10000.5 USDTBSC');
+describe('payAmountFor', () => {
+  it('rounds the price up to a whole number and adds 0.5, with one decimal (spec 9)', () => {
+    expect(payAmountFor('12.30')).toBe('13.5');
+    expect(payAmountFor(12.3)).toBe('13.5');
+    expect(payAmountFor('12')).toBe('12.5');
+    expect(payAmountFor('12.00')).toBe('12.5');
+    expect(payAmountFor(12)).toBe('12.5');
+    expect(payAmountFor('0.01')).toBe('1.5');
+    expect(payAmountFor('12.01')).toBe('13.5');
+    expect(payAmountFor('9999.99')).toBe('10000.5');
+  });
+
+  it('is written with the coin named in full', () => {
+    expect(coinAmount(payAmountFor('49.99'))).toBe('50.5 USDT (BEP20, BNB Smart Chain)');
+  });
+});
+
+describe('amountToSend and stillToSend', () => {
+  const invoice = { pay_amount: '13.5', actually_paid: null, payment_status: 'waiting' };
+
+  it("asks for the invoice's pay_amount until something arrives", () => {
+    expect(amountToSend(invoice)).toBe('13.5');
+    expect(amountToSend({ ...invoice, actually_paid: '0' })).toBe('13.5');
+  });
+
+  it('asks only for the rest once partially paid, exactly to 8 decimals', () => {
+    expect(amountToSend({ ...invoice, actually_paid: '5', payment_status: 'partially_paid' })).toBe('8.5');
+    expect(stillToSend({ ...invoice, actually_paid: '13.49999999' })).toBe('0.00000001');
+    expect(stillToSend({ pay_amount: '0.3', actually_paid: '0.1', payment_status: 'partially_paid' })).toBe(
+      '0.2',
+    );
+  });
+
+  it('never asks for less than nothing, and keeps an amount it cannot read as it is', () => {
+    expect(stillToSend({ ...invoice, actually_paid: '20' })).toBe('0');
+    expect(stillToSend({ ...invoice, pay_amount: 'n/a' })).toBe('n/a');
+  });
+});
+
+describe('processingFee', () => {
+  it('is what the payer sends beyond the credited price, or null when nothing', () => {
+    expect(processingFee({ pay_amount: '13.5', price_amount: '12.30' })).toBe('1.2');
+    expect(processingFee({ pay_amount: '50.5', price_amount: '49.99' })).toBe('0.51');
+    expect(processingFee({ pay_amount: '12.30', price_amount: '12.30' })).toBeNull();
+    expect(processingFee({ pay_amount: '12.2', price_amount: '12.30' })).toBeNull();
+  });
+});
+
+describe('cryptoUnits', () => {
+  it('reads plain decimals exactly and refuses anything else', () => {
+    expect(cryptoUnits('12.5')).toBe(1_250_000_000n);
+    expect(cryptoUnits('0.00000001')).toBe(1n);
+    expect(unitsToCrypto(cryptoUnits('100.00000000') ?? -1n)).toBe('100');
+    for (const bad of ['', '-1', '1e3', 'abc', null, undefined]) expect(cryptoUnits(bad)).toBeNull();
   });
 });
 

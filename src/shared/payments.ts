@@ -81,6 +81,17 @@ export const PAYMENT_MESSAGES = {
   createNew: 'Create New Payment',
   successTitle: 'Payment Successful!',
   returnHome: 'Return Home',
+  /** Issue 22: the status panel says when it last asked, and can ask again at once. */
+  lastChecked: (time: string) => `Last checked at ${time}`,
+  checkNow: 'Check now',
+  checking: 'Checking...',
+  /** Issue 22: adding money is called a deposit on every payment screen. */
+  newDeposit: 'New deposit',
+  /** Beside "Send exactly X": what reaches the Active Wallet, and what the rest of X is. */
+  creditNote: (credited: string, fee: string | null) =>
+    fee
+      ? `${credited} is credited to your Active Wallet when the payment is finished; the other ${fee} USDT is the processing fee.`
+      : `${credited} is credited to your Active Wallet when the payment is finished.`,
   failed: 'Failed',
   errorTitle: 'Payment Error',
   createFailed: 'Failed to create payment',
@@ -105,14 +116,61 @@ export const PAYMENT_MESSAGES = {
   providerDown: 'The payment provider did not answer. Please try again in a moment.',
 } as const;
 
+/** Issue 22: the coin is always written this way, wherever an amount of it is shown. */
+export const PAY_COIN_LABEL = 'USDT (BEP20, BNB Smart Chain)';
+/** "13.5" -> "13.5 USDT (BEP20, BNB Smart Chain)". */
+export const coinAmount = (amount: string) => `${amount} ${PAY_COIN_LABEL}`;
+
 /**
- * Spec 9: the displayed amount is the price rounded up to a whole number plus 0.5, with one decimal,
- * followed by the pay currency in upper case (12.30 -> "13.5 USDTBSC"). Computed in cents.
+ * Spec 9: the amount to pay is the price rounded up to a whole number plus 0.5, with one decimal
+ * (12.30 -> "13.5"). It is the invoice's pay_amount (the server asks the provider for exactly this),
+ * so "Send exactly X", the QR code, the sandbox's transfer and "Amount paid" all read the same X;
+ * the Active Wallet is credited the price (RULES.md "Deposits"). Computed in cents.
  */
-export function displayedPayAmount(priceAmount: string | number, payCurrency: string): string {
+export function payAmountFor(priceAmount: string | number): string {
   const cents = parseCents(priceAmount) ?? 0;
-  const whole = Math.ceil(cents / 100);
-  return `${whole}.5 ${payCurrency.toUpperCase()}`;
+  return `${Math.ceil(cents / 100)}.5`;
+}
+
+const CRYPTO_DECIMALS = 8;
+const CRYPTO_SCALE = 10n ** BigInt(CRYPTO_DECIMALS);
+
+/** "12.5" -> 1250000000n (units of 1e-8): crypto amounts compared exactly; null when not a plain decimal. */
+export function cryptoUnits(amount: string | null | undefined): bigint | null {
+  const match = /^(\d{1,15})(?:\.(\d{1,8})\d*)?$/.exec((amount ?? '').trim());
+  if (!match) return null;
+  return BigInt(match[1] ?? '0') * CRYPTO_SCALE + BigInt((match[2] ?? '').padEnd(CRYPTO_DECIMALS, '0'));
+}
+
+/** 1250000000n -> "12.5"; never negative. */
+export function unitsToCrypto(units: bigint): string {
+  const positive = units < 0n ? 0n : units;
+  const fraction = (positive % CRYPTO_SCALE).toString().padStart(CRYPTO_DECIMALS, '0').replace(/0+$/, '');
+  return fraction ? `${positive / CRYPTO_SCALE}.${fraction}` : String(positive / CRYPTO_SCALE);
+}
+
+type Amounts = { pay_amount: string; actually_paid: string | null; payment_status: string };
+
+/** What the payer has still to send: the invoice's pay_amount less what arrived (never below 0). */
+export function stillToSend(payment: Amounts): string {
+  const asked = cryptoUnits(payment.pay_amount);
+  if (asked === null) return payment.pay_amount;
+  return unitsToCrypto(asked - (cryptoUnits(payment.actually_paid) ?? 0n));
+}
+
+/** The one amount the screen asks for: the rest once partially paid, else the invoice's pay_amount. */
+export const amountToSend = (payment: Amounts) =>
+  payment.payment_status === 'partially_paid' ? stillToSend(payment) : payment.pay_amount;
+
+/**
+ * What the payer sends beyond the price that is credited (1 USDT counted as 1 USD): "1.2" for a
+ * 12.30 price asked as 13.5. Null when the invoice asks no more than the price.
+ */
+export function processingFee(payment: { pay_amount: string; price_amount: string }): string | null {
+  const asked = cryptoUnits(payment.pay_amount);
+  const price = cryptoUnits(payment.price_amount);
+  if (asked === null || price === null || asked <= price) return null;
+  return unitsToCrypto(asked - price);
 }
 
 /** Spec 3 "Crypto payment create payload": {price_amount, price_currency, pay_currency, id}; id is ignored (the session decides). */

@@ -209,6 +209,8 @@ describe('what the server sends to NOWPayments', () => {
     expect(body).toMatchObject({
       price_amount: 12.3,
       price_currency: 'usd',
+      // Spec 9's amount (12.30 rounded up, plus 0.5) is asked for as it is, not converted from the price.
+      pay_amount: 13.5,
       pay_currency: 'usdtbsc',
       order_id: res.body.order_id,
       ipn_callback_url: `${PUBLIC_URL}/api/v1/payments/ipn`,
@@ -219,7 +221,7 @@ describe('what the server sends to NOWPayments', () => {
     expect(res.body).toMatchObject({
       payment_id: String(remote.payment_id),
       pay_address: remote.pay_address,
-      pay_amount: String(remote.pay_amount),
+      pay_amount: '13.5',
       price_amount: '12.30',
       price_currency: 'usd',
       pay_currency: 'usdtbsc',
@@ -245,7 +247,7 @@ describe('what the server sends to NOWPayments', () => {
       const res = await member.client.post('/payments/create-payment', order({ price_amount: '29.99' }));
       expect(res.status).toBe(400);
       expect(res.body.errors).toEqual([
-        { field: 'price_amount', message: `${PAYMENT_MESSAGES.belowMinimum}: 30 USDTBSC` },
+        { field: 'price_amount', message: `${PAYMENT_MESSAGES.belowMinimum}: 30.00 USD` },
       ]);
       expect(fake.requestsTo('POST', '/v1/payment')).toHaveLength(before.posts);
       expect(await paymentCount()).toBe(before.rows);

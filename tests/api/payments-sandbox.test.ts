@@ -151,7 +151,7 @@ describe('currencies and the minimum amount', () => {
     expect(res.body.errors).toEqual([
       { field: 'price_amount', message: expect.stringContaining(PAYMENT_MESSAGES.belowMinimum) },
     ]);
-    expect(res.body.errors[0].message).toContain('1 USDTBSC');
+    expect(res.body.errors[0].message).toBe(`${PAYMENT_MESSAGES.belowMinimum}: 1.00 USD`);
     expect(await countOf('crypto_payments')).toBe(before);
     // Exactly the minimum is accepted.
     expect((await create(member, order({ price_amount: '1.00' }))).status).toBe(201);
@@ -179,7 +179,8 @@ describe('POST /payments/create-payment', () => {
       price_amount: '25.00',
       price_currency: 'usd',
       pay_currency: 'usdtbsc',
-      pay_amount: '25.00',
+      // Spec 9's amount (rounded up, plus 0.5) is what the invoice asks for: the one amount to send.
+      pay_amount: '25.5',
       payment_status: 'waiting',
       order_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
       credited_amount: null,
@@ -200,7 +201,12 @@ describe('POST /payments/create-payment', () => {
       .selectAll()
       .where('id', '=', payment.payment_id)
       .executeTakeFirstOrThrow();
-    expect(invoice).toMatchObject({ order_id: payment.order_id, pay_address: payment.pay_address });
+    expect(invoice).toMatchObject({
+      order_id: payment.order_id,
+      pay_address: payment.pay_address,
+      price_amount: '25.00',
+      pay_amount: '25.5',
+    });
 
     expect((await alice.client.get('/payments/mine')).body.payments.map((p: Body) => p.payment_id)).toContain(
       payment.payment_id,
@@ -289,6 +295,7 @@ describe('the simulated payer', () => {
   it('walks a full payment forward to finished and credits the business wallet price_amount once', async () => {
     const member = await signedInMember(server.baseUrl);
     const payment = await created(member, order({ price_amount: '25.50' }));
+    expect(payment.pay_amount).toBe('26.5');
     const paid = await pay(member, payment.payment_id);
     expect(paid.status).toBe(200);
     expect(paid.body.payment_id).toBe(payment.payment_id);
@@ -300,7 +307,13 @@ describe('the simulated payer', () => {
     const ranks = seen.map((s) => PAYMENT_STATUS_RANK[s as 'finished']);
     expect(ranks, seen.join(' > ')).toEqual([...ranks].sort((a, b) => a - b));
     expect(seen.every((s) => ['confirming', 'confirmed', 'sending', 'finished'].includes(s))).toBe(true);
-    expect(done).toMatchObject({ credited_amount: '25.50', actually_paid: '25.50', price_amount: '25.50' });
+    // The default transfer is exactly what the invoice asked for; the price is what is credited.
+    expect(done).toMatchObject({
+      pay_amount: '26.5',
+      actually_paid: '26.5',
+      price_amount: '25.50',
+      credited_amount: '25.50',
+    });
     expect(await balanceOf(member)).toEqual({ business: '25.50', working: '0.00' });
 
     // Asked again and again: still one credit.
@@ -364,10 +377,20 @@ describe('the simulated payer', () => {
     expect(await balanceOf(member)).toEqual({ business: '0.00', working: '0.00' });
     expect(await creditsOf(payment.payment_id)).toEqual([]);
     // Spec 4 asks the payer to send the remaining amount: the rest completes the payment, credited once.
-    const rest = await pay(member, payment.payment_id, { amount: '19.5' });
+    // Still short of the 30.5 asked: still partially paid, still nothing credited.
+    expect((await pay(member, payment.payment_id, { amount: '19.5' })).status).toBe(200);
+    const { payment: short } = await pollUntil(member, payment.payment_id, 'partially_paid');
+    await sleep(STEP_MS * 3);
+    expect((await statusOf(member, payment.payment_id)).body).toMatchObject({
+      payment_status: 'partially_paid',
+      actually_paid: '30',
+      credited_amount: null,
+    });
+    expect(short.pay_amount).toBe('30.5');
+    const rest = await pay(member, payment.payment_id, { amount: '0.5' });
     expect(rest.status).toBe(200);
     const { payment: done } = await pollUntil(member, payment.payment_id, 'finished');
-    expect(done).toMatchObject({ actually_paid: '30.00', credited_amount: '30.00' });
+    expect(done).toMatchObject({ actually_paid: '30.5', credited_amount: '30.00' });
     expect(await balanceOf(member)).toEqual({ business: '30.00', working: '0.00' });
     expect(await creditsOf(payment.payment_id)).toHaveLength(1);
     expect((await pay(member, payment.payment_id, { amount: '1' })).status).toBe(409);

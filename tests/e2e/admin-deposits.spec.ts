@@ -1,12 +1,12 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { E2E_ADMIN } from '../../playwright.config.ts';
-import type { Payment } from '../../src/shared/payments.ts';
+import { PAY_COIN_LABEL, type Payment } from '../../src/shared/payments.ts';
 import { WALLET_MESSAGES } from '../../src/shared/wallets.ts';
 import { csrfHeaders, fillSignIn, type Member, newMember, registerByApi, signInByApi } from './helpers.ts';
 
 // Support staff on a desktop screen: the Deposits screen lists every crypto payment with its member,
 // amounts, status and credit; a partially paid one is credited by hand, once (RULES.md "Deposits").
-// One registration for the file: the member pays 8 of a 20 USDTBSC invoice through the sandbox (API
+// One registration for the file: the member pays 8 of a $20 deposit (20.5 USDT to send) through the sandbox (API
 // context of its own: one person per browser), which then reads partially_paid.
 
 test.describe.configure({ mode: 'serial' });
@@ -83,8 +83,20 @@ test('the admin sees every crypto payment with its member, amounts, status and c
   await expect(cells.nth(1)).toContainText(member.fullname);
   await expect(cells.nth(1)).toContainText(member.email);
   await expect(cells.nth(2)).toHaveText('$20.00');
-  await expect(cells.nth(3)).toContainText('20.00 USDTBSC');
-  await expect(cells.nth(3)).toContainText('paid 8 USDTBSC');
+  // Dollars are labelled USD; the coin is named once, in full, in its column's heading.
+  await expect(table(page).locator('thead th')).toHaveText(
+    [
+      'Date and payment ID',
+      'Member',
+      'Deposit (USD)',
+      `To send / received ${PAY_COIN_LABEL}`,
+      'Status',
+      'Credited (USD)',
+      'Action',
+    ],
+    { useInnerText: true },
+  );
+  await expect(cells.nth(3)).toHaveText('20.5 received 8', { useInnerText: true });
   await expect(cells.nth(4)).toHaveText('Partially paid');
   await expect(cells.nth(5)).toHaveText('—');
   // Every column fits the desktop screen: nothing to scroll sideways.
@@ -116,6 +128,9 @@ test('a partially paid payment is credited by hand once, with a reason, and the 
   const dialog = page.getByRole('dialog', { name: 'Credit by hand' });
   await expect(dialog).toBeVisible();
   await expect(dialog).toContainText(member.email);
+  await expect(dialog).toContainText(
+    `made a deposit of $20.00 USD, was asked to send 20.5 ${PAY_COIN_LABEL} and sent 8 ${PAY_COIN_LABEL}`,
+  );
   const amount = dialog.getByLabel('Amount to credit (USD)');
   // What was actually paid, read as dollars.
   await expect(amount).toHaveValue('8');

@@ -2,7 +2,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, type Locator, type Page, type Request, test } from '@playwright/test';
 import QRCode from 'qrcode';
-import { PAYMENT_MESSAGES, type Payment, paymentStatusMessage } from '../../src/shared/payments.ts';
+import {
+  PAY_COIN_LABEL,
+  PAYMENT_MESSAGES,
+  type Payment,
+  paymentStatusMessage,
+} from '../../src/shared/payments.ts';
 import { WALLET_MESSAGES } from '../../src/shared/wallets.ts';
 import { type Member, newMember, registerByApi, signInMember } from './helpers.ts';
 
@@ -10,6 +15,8 @@ import { type Member, newMember, registerByApi, signInMember } from './helpers.t
 // errors, spec 9 constants; RULES.md "Deposits") against the sandbox provider, whose statuses step every
 // SANDBOX_STEP_MS (300 ms in this run). One registration for the file: the member pays in full once
 // (the Active Wallet is credited once), pays part of a second invoice, then reads the deposit history.
+// Issue 22: one amount to send (the invoice's pay_amount, spec 9's rounded-up amount), the same amount
+// paid, the price credited as the screen said; "Check now"; "Return Home" to the dashboard.
 
 test.describe.configure({ mode: 'serial' });
 
@@ -70,11 +77,18 @@ const shownDate = (iso: string) =>
     ).replace(/\s/g, '\\s'),
   );
 
-const form = (page: Page) => page.getByRole('region', { name: 'New payment' });
+const form = (page: Page) => page.getByRole('region', { name: PAYMENT_MESSAGES.newDeposit });
 const details = (page: Page) => page.getByTestId('payment-details');
 const statusPanel = (page: Page) => page.getByTestId('payment-status');
 const sandbox = (page: Page) => page.getByRole('region', { name: 'Simulate payment (sandbox)' });
 const badge = (scope: Locator) => scope.locator('.badge');
+const checkNow = (page: Page) => statusPanel(page).getByRole('button', { name: PAYMENT_MESSAGES.checkNow });
+/** "13.5" -> "13.5 USDT (BEP20, BNB Smart Chain)": the coin is always written in full. */
+const coin = (amount: string) => `${amount} ${PAY_COIN_LABEL}`;
+
+/** Nothing on the page reaches beyond the screen's width. */
+const sidewaysScroll = (page: Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
 /** Status checks the page makes, with when they were made (page time, ms). */
 function watchStatusChecks(page: Page): { at: number; url: string }[] {
@@ -87,7 +101,7 @@ function watchStatusChecks(page: Page): { at: number; url: string }[] {
 }
 
 async function openPayPage(page: Page): Promise<void> {
-  await page.getByRole('navigation', { name: 'Member' }).getByRole('link', { name: 'Pay' }).click();
+  await page.goto('/user/scanner');
   await expect(page).toHaveURL(/\/user\/scanner$/);
   await expect(page.getByRole('heading', { level: 1, name: PAYMENT_MESSAGES.title })).toBeVisible();
 }
@@ -95,7 +109,7 @@ async function openPayPage(page: Page): Promise<void> {
 /** Fills the amount and presses Create Payment; returns the created payment as the server answered it. */
 async function createThroughForm(page: Page, amount: string): Promise<Payment> {
   await expect(form(page).getByLabel('Pay with')).toHaveValue('usdtbsc');
-  await form(page).getByLabel('Amount to pay').fill(amount);
+  await form(page).getByLabel('Amount to deposit (USD)').fill(amount);
   const answer = page.waitForResponse((r) => new URL(r.url()).pathname === CREATE);
   await form(page).getByRole('button', { name: PAYMENT_MESSAGES.create }).click();
   const response = await answer;
@@ -120,32 +134,23 @@ function pngSize(bytes: Buffer): { width: number; height: number } {
   return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
 }
 
-test('the deposit history starts empty, and the Pay tab fits a 360 px phone', async ({ page }) => {
+test('the deposit history starts empty and leads to a new deposit; both screens fit a 360 px phone', async ({
+  page,
+}) => {
   await signInMember(page, member);
+  await page.setViewportSize({ width: 360, height: 740 });
   await page.goto('/user/deposit-history');
   await expect(page.getByRole('heading', { level: 1, name: 'Deposit history' })).toBeVisible();
-  await expect(page.getByTestId('deposits-empty')).toHaveText('No crypto payments yet.');
-
-  await page.setViewportSize({ width: 360, height: 740 });
-  const nav = page.getByRole('navigation', { name: 'Member' });
-  const items = nav.locator('.bottom-nav-item');
-  await expect(items).toHaveText([/Dashboard/, /Transfer/, /Pay/, /Support/, /Sign out/]);
-  for (const item of await items.all()) {
-    const box = await item.boundingBox();
-    expect(box).not.toBeNull();
-    expect(box?.x ?? -1).toBeGreaterThanOrEqual(0);
-    expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(360.5);
-    expect(box?.width ?? 0).toBeGreaterThanOrEqual(44);
-    expect(box?.height ?? 0).toBeGreaterThanOrEqual(44);
-  }
-  expect(
-    await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
-  ).toBeLessThanOrEqual(0);
-  await openPayPage(page);
-  await expect(nav.getByRole('link', { name: 'Pay' })).toHaveAttribute('aria-current', 'page');
+  await expect(page.getByTestId('deposits-empty')).toHaveText('No deposits yet.');
+  expect(await sidewaysScroll(page)).toBeLessThanOrEqual(0);
+  await page.getByRole('link', { name: PAYMENT_MESSAGES.newDeposit }).click();
+  await expect(page).toHaveURL(/\/user\/scanner$/);
+  await expect(page.getByRole('heading', { level: 1, name: PAYMENT_MESSAGES.title })).toBeVisible();
+  await expect(form(page).getByLabel('Pay with')).toHaveValue('usdtbsc');
+  expect(await sidewaysScroll(page)).toBeLessThanOrEqual(0);
 });
 
-test('the form offers USDT priced in usd, paid only in BEP20 USDT, shows the minimum and checks before sending', async ({
+test('the form takes the deposit in USD, paid only in BEP20 USDT, shows the minimum and what will be sent, and checks before sending', async ({
   page,
 }) => {
   const creations: string[] = [];
@@ -161,18 +166,18 @@ test('the form offers USDT priced in usd, paid only in BEP20 USDT, shows the min
   expect(scripts.length).toBeGreaterThan(0);
   expect(scripts).not.toContain(QR_CHUNK);
 
-  const amount = form(page).getByLabel('Amount to pay');
+  const amount = form(page).getByLabel('Amount to deposit (USD)');
   await expect(amount).toHaveAttribute('type', 'number');
   await expect(amount).toHaveAttribute('step', '0.01');
   await expect(amount).toHaveAttribute('required', '');
   await expect(form(page).getByText('Minimum: 1.00 USD', { exact: true })).toBeVisible();
 
   const currency = form(page).getByLabel('Currency');
-  await expect(currency.locator('option')).toHaveText(['USDT']);
+  await expect(currency.locator('option')).toHaveText(['USD']);
   await expect(currency).toHaveValue('usd');
   // The sandbox lists btc and usdttrc20 too: only usdtbsc is offered, as the BEP20 token.
   const payWith = form(page).getByLabel('Pay with');
-  await expect(payWith.locator('option')).toHaveText(['Select cryptocurrency', 'USDT (BEP20)']);
+  await expect(payWith.locator('option')).toHaveText(['Select cryptocurrency', PAY_COIN_LABEL]);
   await expect(payWith.locator('option').nth(1)).toHaveAttribute('value', 'usdtbsc');
   await expect(payWith).toHaveValue('usdtbsc');
 
@@ -186,13 +191,20 @@ test('the form offers USDT priced in usd, paid only in BEP20 USDT, shows the min
   await expect(payWith).toHaveAccessibleDescription(PAYMENT_MESSAGES.payCurrencyRequired);
   expect(creations).toEqual([]);
 
+  // Before anything is created, the member reads what they will send and what will be credited.
+  await amount.fill('49.99');
+  await expect(form(page).getByTestId('payment-preview')).toHaveText(
+    `You send ${coin('50.5')}; $49.99 is credited to your Active Wallet.`,
+  );
+  expect(creations).toEqual([]);
+
   // Below the provider's minimum: the server refuses, and the form says so on the field and in the banner.
   await payWith.selectOption('usdtbsc');
   await amount.fill('0.50');
   await create.click();
   const banner = form(page).getByTestId('payment-error');
   await expect(banner).toContainText(PAYMENT_MESSAGES.errorTitle);
-  await expect(banner.locator('p')).toHaveText(`${PAYMENT_MESSAGES.belowMinimum}: 1 USDTBSC`);
+  await expect(banner.locator('p')).toHaveText(`${PAYMENT_MESSAGES.belowMinimum}: 1.00 USD`);
   await expect(amount).toHaveAccessibleDescription(new RegExp(escapeRegExp(PAYMENT_MESSAGES.belowMinimum)));
   expect(creations).toHaveLength(1);
 
@@ -242,7 +254,7 @@ test('a created payment shows its deadline, id, amount, address, QR code and not
     await held;
     await route.continue();
   });
-  await form(page).getByLabel('Amount to pay').fill('12.30');
+  await form(page).getByLabel('Amount to deposit (USD)').fill('12.30');
   const answer = page.waitForResponse((r) => new URL(r.url()).pathname === CREATE);
   await form(page).getByRole('button', { name: PAYMENT_MESSAGES.create }).click();
   await expect(form(page).getByRole('button', { name: PAYMENT_MESSAGES.processing })).toBeDisabled();
@@ -254,10 +266,12 @@ test('a created payment shows its deadline, id, amount, address, QR code and not
   made.full = payment;
 
   await expect(page.getByRole('heading', { name: PAYMENT_MESSAGES.created })).toBeVisible();
+  // Spec 9: 12.30 rounded up, plus 0.5, is what the invoice asks for.
   expect(payment).toMatchObject({
     price_amount: '12.30',
     price_currency: 'usd',
     pay_currency: 'usdtbsc',
+    pay_amount: '13.5',
     payment_status: 'waiting',
     provider: 'sandbox',
   });
@@ -265,12 +279,16 @@ test('a created payment shows its deadline, id, amount, address, QR code and not
   await expect(page).toHaveURL(new RegExp(`/user/scanner\\?payment=${payment.payment_id}$`));
   await expect(details(page).getByTestId('payment-deadline')).toHaveText(shownDate(payment.expires_at ?? ''));
   await expect(details(page).getByTestId('payment-id')).toHaveText(payment.payment_id);
-  await expect(details(page).getByTestId('payment-amount')).toHaveText(
-    `$12.30 (${payment.pay_amount} USDTBSC)`,
-  );
+  // One amount to send, everywhere on the screen; the price is what will be credited.
+  await expect(details(page).getByTestId('payment-amount')).toHaveText(coin('13.5'));
+  await expect(details(page).getByTestId('payment-credit')).toHaveText('$12.30');
   await expect(details(page).getByTestId('pay-address')).toHaveText(payment.pay_address);
-  await expect(details(page).getByTestId('send-exactly')).toHaveText('Send exactly 13.5 USDTBSC');
+  await expect(details(page).getByTestId('send-exactly')).toHaveText(`Send exactly ${coin('13.5')}`);
   await expect(details(page).getByText(PAYMENT_MESSAGES.networkFees, { exact: true })).toBeVisible();
+  await expect(details(page).getByTestId('payment-credit-note')).toHaveText(
+    '$12.30 is credited to your Active Wallet when the payment is finished; the other 1.2 USDT is the processing fee.',
+  );
+  await expect(details(page).getByTestId('payment-remaining')).toHaveCount(0);
   await expect(page.getByRole('button', { name: PAYMENT_MESSAGES.createNew })).toBeVisible();
 
   // The live status: waiting, blue, with the spec's message; checked at once after creation.
@@ -281,6 +299,10 @@ test('a created payment shows its deadline, id, amount, address, QR code and not
   );
   // Polling runs only while the page is on screen (issue 6), and the page says so.
   await expect(statusPanel(page).getByTestId('payment-keep-open')).toHaveText(PAYMENT_MESSAGES.keepOpen);
+  await expect(statusPanel(page).getByTestId('payment-last-checked')).toHaveText(
+    /^Last checked at \d{1,2}:\d{2}:\d{2}\s[AP]M$/,
+  );
+  await expect(checkNow(page)).toBeVisible();
   await expect.poll(() => checks.length).toBeGreaterThanOrEqual(1);
   expect((checks[0]?.at ?? Number.POSITIVE_INFINITY) - createdAt).toBeLessThan(3000);
   expect(checks[0]?.url).toContain(`${STATUS}${payment.payment_id}`);
@@ -343,9 +365,17 @@ test('a created payment shows its deadline, id, amount, address, QR code and not
   await expect(details(page).getByRole('button', { name: 'Copy Address' })).toBeVisible({ timeout: 3000 });
   expect(Date.now() - copiedAt).toBeGreaterThanOrEqual(1900);
 
-  // The sandbox says plainly that nothing real happens.
+  // The sandbox says plainly that nothing real happens, and pays the amount the screen asks for.
   await expect(sandbox(page)).toContainText('no real money moves');
-  await expect(sandbox(page).getByLabel(/Part to pay/)).toHaveValue('6.15');
+  await expect(sandbox(page).getByRole('button', { name: /^Pay the full amount/ })).toHaveText(
+    `Pay the full amount: ${coin('13.5')}`,
+  );
+  await expect(sandbox(page).getByLabel(/Part to pay/)).toHaveValue('6.75');
+
+  // Every line of it fits a 360 px phone.
+  await page.setViewportSize({ width: 360, height: 740 });
+  await expect(details(page).getByTestId('send-exactly')).toBeVisible();
+  expect(await sidewaysScroll(page)).toBeLessThanOrEqual(0);
 });
 
 test('status checks come every 10 s, pause while the page is hidden and resume at once when it is shown', async ({
@@ -381,13 +411,18 @@ test('status checks come every 10 s, pause while the page is hidden and resume a
   await expect.poll(() => checks.length).toBe(4);
 });
 
-test('paying the full amount walks the statuses to "Payment Successful!" and credits the Active Wallet once', async ({
+test('paying the amount the screen asks for walks the statuses to "Payment Successful!", shows the same amount paid, and credits what it said once', async ({
   page,
 }) => {
   const payment = earlier('full');
   await signInMember(page, member);
+  await page.goto('/user/dashboard');
+  await expect(page.getByTestId('balance-business')).toHaveText('$0.00');
   await page.goto(`/user/scanner?payment=${payment.payment_id}`);
   await expect(badge(statusPanel(page))).toHaveText('Waiting');
+  const toSend = (await details(page).getByTestId('payment-amount').textContent()) ?? '';
+  const toCredit = (await details(page).getByTestId('payment-credit').textContent()) ?? '';
+  expect([toSend, toCredit]).toEqual([coin('13.5'), '$12.30']);
 
   const seen: string[] = [];
   page.on('response', async (response) => {
@@ -396,18 +431,18 @@ test('paying the full amount walks the statuses to "Payment Successful!" and cre
     if (body?.payment_status && seen.at(-1) !== body.payment_status) seen.push(body.payment_status);
   });
   await sandbox(page)
-    .getByRole('button', { name: /Pay the full amount \(12\.30 USDTBSC\)/ })
+    .getByRole('button', { name: `Pay the full amount: ${toSend}` })
     .click();
   // The transfer is seen at once; the sandbox offers nothing more to pay.
   await expect(badge(statusPanel(page))).not.toHaveText('Waiting');
   await expect(sandbox(page)).toHaveCount(0);
-  // Showing the page again checks at once: a few of those catch the steps of the walk (300 ms apart).
+  // "Check now" asks again at once: a few presses catch the steps of the walk (300 ms apart).
   const success = page.getByRole('heading', { name: PAYMENT_MESSAGES.successTitle });
   await expect
     .poll(
       async () => {
         if (await success.isVisible()) return true;
-        await setVisibility(page, 'visible');
+        await checkNow(page).click();
         return false;
       },
       { intervals: [150], timeout: 15_000 },
@@ -420,12 +455,13 @@ test('paying the full amount walks the statuses to "Payment Successful!" and cre
 
   const done = page.getByTestId('payment-success');
   await expect(done).toContainText(payment.payment_id);
-  // Final: nothing more to wait for.
+  // Final: nothing more to wait for or to check.
   await expect(page.getByTestId('payment-keep-open')).toHaveCount(0);
-  await expect(done.getByTestId('amount-paid')).toHaveText('12.30 USDTBSC');
+  await expect(checkNow(page)).toHaveCount(0);
+  // The amount paid is the amount the screen asked for; the credit is what it said it would be.
+  await expect(done.getByTestId('amount-paid')).toHaveText(toSend);
   await expect(done).toContainText(payment.order_id);
-  await expect(done.getByTestId('credited-amount')).toHaveText('$12.30');
-  await expect(done.getByRole('link', { name: PAYMENT_MESSAGES.returnHome })).toHaveAttribute('href', '/');
+  await expect(done.getByTestId('credited-amount')).toHaveText(toCredit);
 
   // However often the status is read again, the money arrives once.
   for (let i = 0; i < 3; i += 1) {
@@ -434,37 +470,64 @@ test('paying the full amount walks the statuses to "Payment Successful!" and cre
   }
   await page.reload();
   await expect(success).toBeVisible();
-  await page.getByRole('navigation', { name: 'Member' }).getByRole('link', { name: 'Dashboard' }).click();
-  await expect(page.getByTestId('balance-business')).toHaveText('$12.30');
+  // "Return Home" takes the signed-in member to their dashboard, where the Active Wallet shows the credit.
+  await done.getByRole('link', { name: PAYMENT_MESSAGES.returnHome }).click();
+  await expect(page).toHaveURL(/\/user\/dashboard$/);
+  await expect(page.getByTestId('balance-business')).toHaveText(toCredit);
   await page.reload();
-  await expect(page.getByTestId('balance-business')).toHaveText('$12.30');
+  await expect(page.getByTestId('balance-business')).toHaveText(toCredit);
 });
 
-test('Create New Payment goes back to an empty form; paying part of an invoice ends partially paid, crediting nothing', async ({
+test('Create New Payment goes back to an empty form; paying part of an invoice ends partially paid, says what is still to send and credits nothing', async ({
   page,
 }) => {
+  const checks = watchStatusChecks(page);
   await signInMember(page, member);
   await page.goto(`/user/scanner?payment=${made.full?.payment_id ?? ''}`);
   await expect(page.getByRole('heading', { name: PAYMENT_MESSAGES.successTitle })).toBeVisible();
   await openPayPage(page);
-  await expect(form(page).getByLabel('Amount to pay')).toHaveValue('');
+  await expect(form(page).getByLabel('Amount to deposit (USD)')).toHaveValue('');
 
   made.partial = await createThroughForm(page, '5');
+  expect(made.partial.pay_amount).toBe('5.5');
   await page.getByRole('button', { name: PAYMENT_MESSAGES.createNew }).click();
-  await expect(form(page).getByLabel('Amount to pay')).toHaveValue('');
+  await expect(form(page).getByLabel('Amount to deposit (USD)')).toHaveValue('');
   await expect(page).toHaveURL(/\/user\/scanner$/);
   await page.goBack();
   await expect(details(page).getByTestId('payment-id')).toHaveText(made.partial.payment_id);
 
   const part = sandbox(page).getByLabel(/Part to pay/);
-  await expect(part).toHaveValue('2.5');
+  await expect(part).toHaveValue('2.75');
   await sandbox(page).getByRole('button', { name: 'Pay this part' }).click();
   await expect(sandbox(page)).toHaveCount(0);
-  // The next regular check (10 s) shows it; polling goes on, since the rest may still come.
-  await expect(badge(statusPanel(page))).toHaveText('Partially paid', { timeout: 15_000 });
+  // No need to wait for the next regular check (10 s): "Check now" asks at once, each press one request.
+  await expect
+    .poll(
+      async () => {
+        if ((await badge(statusPanel(page)).textContent()) === 'Partially paid') return true;
+        const before = checks.length;
+        await checkNow(page).click();
+        await expect.poll(() => checks.length).toBeGreaterThan(before);
+        return false;
+      },
+      { intervals: [150], timeout: 10_000 },
+    )
+    .toBe(true);
   await expect(badge(statusPanel(page))).toHaveClass(/\bblue\b/);
   await expect(statusPanel(page).getByTestId('payment-status-message')).toHaveText(
     paymentStatusMessage('partially_paid'),
+  );
+  // Polling goes on, since the rest may still come; the screen now asks only for the rest.
+  await expect(checkNow(page)).toBeVisible();
+  await expect(details(page).getByTestId('payment-received')).toHaveText(coin('2.75'));
+  await expect(details(page).getByTestId('payment-remaining')).toHaveText(coin('2.75'));
+  await expect(details(page).getByTestId('send-exactly')).toHaveText(`Send exactly ${coin('2.75')}`);
+  await expect(details(page).getByRole('img', { name: /QR code of the payment address/ })).toHaveAttribute(
+    'data-qr-text',
+    `${made.partial.pay_address}?amount=2.75`,
+  );
+  await expect(sandbox(page).getByRole('button', { name: /^Pay the rest/ })).toHaveText(
+    `Pay the rest: ${coin('2.75')}`,
   );
   await expect(page.getByRole('heading', { name: PAYMENT_MESSAGES.successTitle })).toHaveCount(0);
   const balance = await page.request.get('/api/v1/wallet/balance');
@@ -482,22 +545,31 @@ test('the deposit history lists both payments, newest first, with status and cre
   await expect(rows).toHaveCount(2);
   const [partialRow, fullRow] = [rows.nth(0), rows.nth(1)];
   const facts = (row: Locator) =>
-    ['deposit-amount', 'deposit-date', 'deposit-id', 'deposit-credited'].map((id) => row.getByTestId(id));
+    [
+      'deposit-amount',
+      'deposit-date',
+      'deposit-id',
+      'deposit-asked',
+      'deposit-received',
+      'deposit-credited',
+    ].map((id) => row.getByTestId(id));
   const expectRow = async (row: Locator, shown: (string | RegExp)[], status: string) => {
     for (const [i, fact] of facts(row).entries()) await expect(fact).toHaveText(shown[i] ?? '');
     await expect(badge(row)).toHaveText(status);
   };
   await expectRow(
     partialRow,
-    ['$5.00', shownDate(partial.created_at), partial.payment_id, '—'],
+    ['$5.00 USD', shownDate(partial.created_at), partial.payment_id, coin('5.5'), coin('2.75'), '—'],
     'Partially paid',
   );
-  await expectRow(fullRow, ['$12.30', shownDate(full.created_at), full.payment_id, '$12.30'], 'Finished');
+  await expectRow(
+    fullRow,
+    ['$12.30 USD', shownDate(full.created_at), full.payment_id, coin('13.5'), coin('13.5'), '$12.30'],
+    'Finished',
+  );
   // Every fact stays on a 360 px screen: nothing to scroll sideways.
   await page.setViewportSize({ width: 360, height: 740 });
-  expect(
-    await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
-  ).toBeLessThanOrEqual(0);
+  expect(await sidewaysScroll(page)).toBeLessThanOrEqual(0);
   await expect(badge(fullRow)).toHaveClass(/\bgreen\b/);
 });
 

@@ -205,8 +205,12 @@ export async function startFakeNowPayments(
         pay_address: `0x${randomBytes(20).toString('hex')}`,
         price_amount: input.price_amount,
         price_currency: input.price_currency,
-        // NOWPayments converts at its rate and adds the network fee: never exactly the price.
-        pay_amount: Math.round(input.price_amount * 1.0025 * 1e6) / 1e6,
+        // A pay_amount given is taken as it is; otherwise NOWPayments converts at its rate and adds the
+        // network fee: never exactly the price.
+        pay_amount:
+          typeof input.pay_amount === 'number' && input.pay_amount > 0
+            ? input.pay_amount
+            : Math.round(input.price_amount * 1.0025 * 1e6) / 1e6,
         actually_paid: 0,
         pay_currency: input.pay_currency,
         order_id: typeof input.order_id === 'string' ? input.order_id : null,

@@ -1,4 +1,5 @@
 import { createFileRoute, Link } from '@tanstack/react-router';
+import { PAYMENT_MESSAGES } from '../../../shared/payments.ts';
 import { DepositHistory } from '../../features/payments/components/deposit-history.tsx';
 
 export const Route = createFileRoute('/user/deposit-history')({ component: DepositHistoryPage });
@@ -8,7 +9,9 @@ function DepositHistoryPage() {
     <div className="stack">
       <h1>Deposit history</h1>
       <DepositHistory />
-      <Link to="/user/scanner">Make a crypto payment</Link>
+      <Link to="/user/scanner" className="button primary">
+        {PAYMENT_MESSAGES.newDeposit}
+      </Link>
     </div>
   );
 }

@@ -26,7 +26,9 @@ function ScannerPage() {
           onShow={(next) => navigate({ search: next ? { payment: inAddress(next) } : {} })}
         />
       ) : null}
-      <Link to="/user/deposit-history">Deposit history</Link>
+      <Link to="/user/deposit-history" className="button">
+        Deposit history
+      </Link>
     </div>
   );
 }

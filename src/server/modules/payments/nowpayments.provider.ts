@@ -83,6 +83,9 @@ export function nowPaymentsProvider(options: { apiKey: string; baseUrl: string }
         await call('POST', '/v1/payment', {
           price_amount: Number(invoice.priceAmount),
           price_currency: invoice.priceCurrency,
+          // NOWPayments takes pay_amount as given instead of converting the price: the member is asked
+          // for exactly the amount the screen shows.
+          pay_amount: Number(invoice.payAmount),
           pay_currency: invoice.payCurrency,
           order_id: invoice.orderId,
           order_description: 'Deposit to the Active Wallet',

@@ -20,6 +20,8 @@ export type ProviderPayment = {
 
 export type NewInvoice = {
   priceAmount: string;
+  /** The crypto amount the payer is asked for (spec 9's displayed amount), a decimal string. */
+  payAmount: string;
   priceCurrency: string;
   payCurrency: string;
   orderId: string;

@@ -9,6 +9,7 @@ import {
   PAYMENT_STATUS_RANK,
   type Payment,
   type PaymentStatus,
+  payAmountFor,
 } from '../../../shared/payments.ts';
 import { PUSH_MESSAGES } from '../../../shared/push.ts';
 import type { Db } from '../../db/database.ts';
@@ -116,12 +117,11 @@ export async function createPayment(
   const earlier = await replayOf(deps.db, member.user.id, idempotencyKey, request);
   if (earlier) return earlier;
   const min = await minAmount(deps, PAY_CURRENCY, PAY_CURRENCY);
-  if (input.price_amount < Math.round(min.min_amount * 100)) {
+  // The provider's minimum is in USDT, worth a dollar each: the member reads it in USD, like the price.
+  const minCents = Math.round(min.min_amount * 100);
+  if (input.price_amount < minCents) {
     throw badRequest([
-      {
-        field: 'price_amount',
-        message: `${PAYMENT_MESSAGES.belowMinimum}: ${min.min_amount} ${PAY_CURRENCY.toUpperCase()}`,
-      },
+      { field: 'price_amount', message: `${PAYMENT_MESSAGES.belowMinimum}: ${formatCents(minCents)} USD` },
     ]);
   }
   const orderId = randomUUID();
@@ -129,6 +129,8 @@ export async function createPayment(
   try {
     invoice = await deps.provider.createPayment({
       priceAmount: formatCents(input.price_amount),
+      // Spec 9's displayed amount is what the invoice asks for, so the screen shows one amount to send.
+      payAmount: payAmountFor(formatCents(input.price_amount)),
       priceCurrency: input.price_currency,
       payCurrency: input.pay_currency,
       orderId,

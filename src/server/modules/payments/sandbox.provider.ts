@@ -5,8 +5,8 @@ import type { SandboxPaymentTable } from '../../db/schema.ts';
 import type { NewInvoice, PaymentProvider, ProviderPayment } from './payment-provider.ts';
 import { ProviderError } from './payment-provider.ts';
 
-// The built-in sandbox provider: invoices at 1 USDT per US dollar, kept in the database, that a
-// simulated payer can pay in full or in part. Statuses follow from the clock: after a transfer the
+// The built-in sandbox provider: invoices for the pay amount they are given, kept in the database, that
+// a simulated payer can pay in full or in part. Statuses follow from the clock: after a transfer the
 // invoice is confirming at once, then confirmed, sending and finished one step apart; a partial
 // transfer is partially_paid after one step; an unpaid invoice expires after 20 minutes.
 
@@ -86,7 +86,7 @@ export function sandboxProvider(db: Db, options: { stepMs: number; now?: () => n
         price_amount: invoice.priceAmount,
         price_currency: invoice.priceCurrency,
         pay_currency: invoice.payCurrency,
-        pay_amount: invoice.priceAmount,
+        pay_amount: invoice.payAmount,
         paid_amount: null,
         paid_at: null,
         created_at: createdAt.toISOString(),

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import { parseCents } from '../../../../shared/money.ts';
-import { manualCreditSchema } from '../../../../shared/payments.ts';
+import { coinAmount, manualCreditSchema } from '../../../../shared/payments.ts';
 import { formatMoney } from '../../../lib/format.ts';
 import { useOffline } from '../../../lib/offline.ts';
 import { useSchemaForm } from '../../../lib/use-schema-form.ts';
@@ -58,15 +58,14 @@ export function ManualCreditDialog({
     );
   }
 
-  const coin = payment?.pay_currency.toUpperCase() ?? '';
   return (
     <Modal open={payment !== null} title="Credit by hand" onClose={() => (busy ? undefined : onClose())}>
       {payment ? (
         <form className="form" onSubmit={submit} noValidate aria-busy={busy}>
           <p>
-            {payment.member_name} ({payment.member_email}) was asked for {formatMoney(payment.price_amount)} (
-            {payment.pay_amount} {coin}) and paid {payment.actually_paid ?? '0'} {coin}. The amount goes to
-            their Active Wallet, once.
+            {payment.member_name} ({payment.member_email}) made a deposit of{' '}
+            {formatMoney(payment.price_amount)} USD, was asked to send {coinAmount(payment.pay_amount)} and
+            sent {coinAmount(payment.actually_paid ?? '0')}. The amount goes to their Active Wallet, once.
           </p>
           <FormField
             label="Amount to credit (USD)"

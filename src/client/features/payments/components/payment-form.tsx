@@ -1,12 +1,17 @@
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
+import { formatCents, parseCents } from '../../../../shared/money.ts';
 import {
+  coinAmount,
   createPaymentSchema,
+  PAY_COIN_LABEL,
   PAY_CURRENCY,
   PAYMENT_MESSAGES,
   type Payment,
   PRICE_CURRENCY,
+  payAmountFor,
 } from '../../../../shared/payments.ts';
+import { formatMoney } from '../../../lib/format.ts';
 import { errorText } from '../../../lib/http.ts';
 import { useOffline } from '../../../lib/offline.ts';
 import { useSchemaForm } from '../../../lib/use-schema-form.ts';
@@ -16,10 +21,14 @@ import { createPayment, currenciesQuery, minAmountQuery, offeredCurrencies } fro
 
 const minimumFormat = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 8 });
 
-/** Spec 9: only USDT on BNB Smart Chain is offered, shown as the BEP20 token it is. */
-const PAY_CURRENCY_LABEL = 'USDT (BEP20)';
+/** Before creating: what the member will send and what reaches the Active Wallet, for a valid amount. */
+function preview(amount: string): string | null {
+  const cents = parseCents(amount);
+  if (cents === null || cents <= 0) return null;
+  return `You send ${coinAmount(payAmountFor(amount))}; ${formatMoney(formatCents(cents))} is credited to your Active Wallet.`;
+}
 
-/** Spec 2 "Crypto payment page": the amount in US dollars and the coin to pay with. */
+/** Spec 2 "Crypto payment page": the deposit in US dollars and the coin to pay with. */
 export function PaymentForm({
   memberId,
   onCreated,
@@ -51,9 +60,10 @@ export function PaymentForm({
     );
   }
 
+  const willSend = preview(amount);
   return (
     <section className="card" aria-labelledby="payment-form-title">
-      <h2 id="payment-form-title">New payment</h2>
+      <h2 id="payment-form-title">{PAYMENT_MESSAGES.newDeposit}</h2>
       {failure ? (
         <div className="banner error" role="alert" data-testid="payment-error">
           <strong>{PAYMENT_MESSAGES.errorTitle}</strong>
@@ -62,7 +72,7 @@ export function PaymentForm({
       ) : null}
       <form className="form" onSubmit={submit} noValidate aria-busy={busy}>
         <FormField
-          label="Amount to pay"
+          label="Amount to deposit (USD)"
           name="price_amount"
           type="number"
           step="0.01"
@@ -76,6 +86,11 @@ export function PaymentForm({
           hint={minimum === undefined ? undefined : `Minimum: ${minimumFormat.format(minimum)} USD`}
           disabled={busy}
         />
+        {willSend ? (
+          <p className="muted" data-testid="payment-preview" aria-live="polite">
+            {willSend}
+          </p>
+        ) : null}
         <SelectField
           label="Currency"
           name="price_currency"
@@ -85,7 +100,7 @@ export function PaymentForm({
           error={errors.price_currency}
           disabled={busy}
         >
-          <option value={PRICE_CURRENCY}>USDT</option>
+          <option value={PRICE_CURRENCY}>USD</option>
         </SelectField>
         <SelectField
           label="Pay with"
@@ -99,7 +114,7 @@ export function PaymentForm({
           <option value="">Select cryptocurrency</option>
           {offered.map((c) => (
             <option key={c.code} value={c.code}>
-              {PAY_CURRENCY_LABEL}
+              {PAY_COIN_LABEL}
             </option>
           ))}
         </SelectField>

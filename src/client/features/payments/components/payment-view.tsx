@@ -1,7 +1,14 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useEffect } from 'react';
-import { displayedPayAmount, PAYMENT_MESSAGES, type Payment } from '../../../../shared/payments.ts';
+import {
+  amountToSend,
+  coinAmount,
+  PAY_COIN_LABEL,
+  PAYMENT_MESSAGES,
+  type Payment,
+  processingFee,
+} from '../../../../shared/payments.ts';
 import { formatDateTime, formatMoney } from '../../../lib/format.ts';
 import { Spinner } from '../../../ui/spinner.tsx';
 import { amountPaid, paymentStatusQuery, refreshAfterPayment } from '../api.ts';
@@ -38,17 +45,25 @@ export function PaymentView({ paymentId, onNew }: { paymentId: string; onNew: ()
     </button>
   );
 
+  const panel = (
+    <PaymentStatusPanel
+      status={status}
+      error={query.error}
+      checking={query.isFetching}
+      checkedAt={query.dataUpdatedAt}
+      onCheck={() => void query.refetch()}
+    />
+  );
+
   if (!payment) {
     if (query.isPending) return <Spinner label="Loading the payment" />;
     return (
       <div className="stack">
-        <PaymentStatusPanel status={undefined} error={query.error} checking={false} />
+        {panel}
         {newPayment}
       </div>
     );
   }
-
-  const panel = <PaymentStatusPanel status={status} error={query.error} checking={query.isFetching} />;
 
   if (status === 'finished') return <PaymentSuccess payment={payment} />;
 
@@ -78,9 +93,14 @@ export function PaymentView({ paymentId, onNew }: { paymentId: string; onNew: ()
   );
 }
 
-/** Spec 2 "After creation": where and how much to send, before when. */
+/**
+ * Spec 2 "After creation": where and how much to send, before when. One amount to send: the invoice's
+ * pay_amount (spec 9's rounded-up amount, see docs/rules.md), or what is still missing once partially paid.
+ */
 function PaymentDetails({ payment }: { payment: Payment }) {
-  const coin = payment.pay_currency.toUpperCase();
+  const toSend = amountToSend(payment);
+  const partial = payment.payment_status === 'partially_paid';
+  const fee = processingFee(payment);
   return (
     <section className="card" aria-labelledby="payment-created-title" data-testid="payment-details">
       <h2 id="payment-created-title" className="success-title">
@@ -98,33 +118,52 @@ function PaymentDetails({ payment }: { payment: Payment }) {
           </dd>
         </div>
         <div>
-          <dt>Amount</dt>
-          <dd data-testid="payment-amount">
-            {formatMoney(payment.price_amount)} ({payment.pay_amount} {coin})
-          </dd>
+          <dt>Amount to send</dt>
+          <dd data-testid="payment-amount">{coinAmount(payment.pay_amount)}</dd>
+        </div>
+        {partial ? (
+          <>
+            <div>
+              <dt>Received so far</dt>
+              <dd data-testid="payment-received">{coinAmount(payment.actually_paid ?? '0')}</dd>
+            </div>
+            <div>
+              <dt>Still to send</dt>
+              <dd data-testid="payment-remaining">
+                <strong>{coinAmount(toSend)}</strong>
+              </dd>
+            </div>
+          </>
+        ) : null}
+        <div>
+          <dt>Credited to your Active Wallet (USD)</dt>
+          <dd data-testid="payment-credit">{formatMoney(payment.price_amount)}</dd>
         </div>
       </dl>
-      <h3 className="field-label">Pay address ({coin}, BEP20)</h3>
+      <h3 className="field-label">Pay address ({PAY_COIN_LABEL})</h3>
       <p className="copy-field break" data-testid="pay-address">
         {payment.pay_address}
       </p>
-      <PaymentQr address={payment.pay_address} payAmount={payment.pay_amount} />
+      <PaymentQr address={payment.pay_address} payAmount={toSend} />
       <div className="row">
         <CopyAddressButton address={payment.pay_address} />
       </div>
       <ul className="payment-notes">
         <li data-testid="send-exactly">
           <strong>
-            {PAYMENT_MESSAGES.sendExactly} {displayedPayAmount(payment.price_amount, payment.pay_currency)}
+            {PAYMENT_MESSAGES.sendExactly} {coinAmount(toSend)}
           </strong>
         </li>
         <li>{PAYMENT_MESSAGES.networkFees}</li>
+        <li data-testid="payment-credit-note">
+          {PAYMENT_MESSAGES.creditNote(formatMoney(payment.price_amount), fee)}
+        </li>
       </ul>
     </section>
   );
 }
 
-/** Spec 2 "When finished". */
+/** Spec 2 "When finished"; "Return Home" leads a signed-in member to their dashboard (docs/rules.md). */
 function PaymentSuccess({ payment }: { payment: Payment }) {
   return (
     <section
@@ -142,9 +181,7 @@ function PaymentSuccess({ payment }: { payment: Payment }) {
         </div>
         <div>
           <dt>Amount paid</dt>
-          <dd data-testid="amount-paid">
-            {amountPaid(payment)} {payment.pay_currency.toUpperCase()}
-          </dd>
+          <dd data-testid="amount-paid">{coinAmount(amountPaid(payment))}</dd>
         </div>
         {payment.order_id ? (
           <div>
@@ -154,12 +191,12 @@ function PaymentSuccess({ payment }: { payment: Payment }) {
         ) : null}
         {payment.credited_amount ? (
           <div>
-            <dt>Credited to your Active Wallet</dt>
+            <dt>Credited to your Active Wallet (USD)</dt>
             <dd data-testid="credited-amount">{formatMoney(payment.credited_amount)}</dd>
           </div>
         ) : null}
       </dl>
-      <Link to="/" className="button primary">
+      <Link to="/user/dashboard" className="button primary">
         {PAYMENT_MESSAGES.returnHome}
       </Link>
     </section>

@@ -1,17 +1,24 @@
 import { type FormEvent, useState } from 'react';
 import * as v from 'valibot';
-import { type Payment, sandboxPaySchema } from '../../../../shared/payments.ts';
+import {
+  amountToSend,
+  coinAmount,
+  PAY_COIN_LABEL,
+  type Payment,
+  sandboxPaySchema,
+} from '../../../../shared/payments.ts';
 import { errorText } from '../../../lib/http.ts';
 import { FormField } from '../../../ui/form-field.tsx';
 import { halfOf, simulateSandboxPay } from '../api.ts';
 
 /**
  * With the sandbox provider nothing is sent on any chain: these buttons play the payer, so the status
- * walk (and the Active Wallet credit at the end) can be seen without real money.
+ * walk (and the Active Wallet credit at the end) can be seen without real money. The full transfer is
+ * the amount the screen asks for ("Send exactly X"), nothing else.
  */
 export function SandboxPay({ payment, onPaid }: { payment: Payment; onPaid: (payment: Payment) => void }) {
-  const coin = payment.pay_currency.toUpperCase();
-  const [part, setPart] = useState(() => halfOf(payment.pay_amount));
+  const toSend = amountToSend(payment);
+  const [part, setPart] = useState(() => halfOf(toSend));
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
   const [fieldError, setFieldError] = useState('');
@@ -48,19 +55,19 @@ export function SandboxPay({ payment, onPaid }: { payment: Payment; onPaid: (pay
       </p>
       <button type="button" className="button primary" onClick={() => pay()} disabled={busy}>
         {payment.payment_status === 'partially_paid'
-          ? `Pay the remaining amount (${payment.pay_amount} ${coin} in all)`
-          : `Pay the full amount (${payment.pay_amount} ${coin})`}
+          ? `Pay the rest: ${coinAmount(toSend)}`
+          : `Pay the full amount: ${coinAmount(toSend)}`}
       </button>
       <form className="form sandbox-part" onSubmit={payPart} noValidate>
         <FormField
-          label={`Part to pay (${coin})`}
+          label={`Part to pay, in ${PAY_COIN_LABEL}`}
           name="sandbox_amount"
           inputMode="decimal"
           autoComplete="off"
           value={part}
           onChange={(e) => setPart(e.target.value)}
           error={fieldError}
-          hint="Less than the full amount ends as partially paid"
+          hint="Less than the amount to send ends as partially paid"
           disabled={busy}
         />
         <button type="submit" className="button" disabled={busy}>
