@@ -1,6 +1,13 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { badgeColour, TRANSFER_MESSAGES, transferFormSchema, trendPercent } from './transfers.ts';
+import {
+  badgeColour,
+  retryCanHelp,
+  reviewSummary,
+  TRANSFER_MESSAGES,
+  transferFormSchema,
+  trendPercent,
+} from './transfers.ts';
 import { WALLET_MESSAGES } from './wallets.ts';
 
 const NOW = new Date('2026-03-31T12:00:00.000Z');
@@ -117,5 +124,23 @@ describe('badgeColour', () => {
     expect(badgeColour('pending')).toBe('yellow');
     expect(badgeColour('failed')).toBe('red');
     expect(badgeColour('cancelled')).toBe('grey');
+  });
+});
+
+describe('retryCanHelp', () => {
+  it('says yes when no answer came, or the server failed, timed out or asked to wait', () => {
+    for (const status of [undefined, 0, 500, 502, 503, 408, 429]) expect(retryCanHelp(status)).toBe(true);
+  });
+
+  it('says no for a rule refusal: the same transfer would be refused again', () => {
+    for (const status of [400, 403, 404, 409, 422]) expect(retryCanHelp(status)).toBe(false);
+  });
+});
+
+describe('reviewSummary', () => {
+  it('names the amount, the recipient with their username, and the source wallet', () => {
+    expect(reviewSummary('$25.50', 'Bob Stone', 'bob_ux', 'Active Wallet')).toBe(
+      'Send $25.50 to Bob Stone (bob_ux) from Active Wallet',
+    );
   });
 });

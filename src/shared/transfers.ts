@@ -41,7 +41,35 @@ export const TRANSFER_MESSAGES = {
   noOutgoing: 'No outgoing transfers found',
   noIncoming: 'No incoming transfers found',
   userIdRequired: 'User ID is required',
+  /** Spec 9: what a transfer screen says when no answer came at all (never the browser's own words). */
+  fallback: 'Something went wrong',
+  send: 'Send Transfer',
+  sendMoney: 'Send money',
+  reviewTitle: 'Review transfer',
+  confirm: 'Confirm',
+  edit: 'Edit',
+  pendingTitle: 'Transfer Pending Review',
+  cannotSendTitle: 'Your account cannot send money yet',
+  inactiveNotice:
+    'Only active accounts can send transfers, and yours is not active yet. An admin activates accounts: ask Support to activate yours.',
+  blockedTitle: 'Your account cannot send money',
+  blockedNotice: 'Your account is blocked, so it cannot send or receive transfers. Ask Support why.',
+  contactSupport: 'Ask Support',
+  reviewHeld: 'Amounts of $5,000 or more wait for an admin review before they arrive.',
+  valuesKept: 'What you typed is kept: the form comes back with it and your current balances.',
 } as const;
+
+/** The review step's one line: "Send $25.50 to Bob Stone (bob_ux) from Active Wallet". */
+export const reviewSummary = (amount: string, name: string, username: string, fromLabel: string) =>
+  `Send ${amount} to ${name} (${username}) from ${fromLabel}`;
+
+/**
+ * Whether sending the same transfer again can succeed: no answer at all (status undefined), a server
+ * fault, a timeout or too many attempts. Any other refusal is a rule (balance, limit, an inactive
+ * account, a blocked recipient) and the same request would be refused again.
+ */
+export const retryCanHelp = (status: number | undefined) =>
+  status === undefined || status < 100 || status >= 500 || status === 408 || status === 429;
 
 export const TRANSFER_STATUSES = ['pending', 'completed', 'failed'] as const;
 export type TransferStatus = (typeof TRANSFER_STATUSES)[number];

@@ -8,6 +8,14 @@ export const WALLETS = ['business', 'working'] as const;
 export type Wallet = (typeof WALLETS)[number];
 /** Spec 3: the labels of the two accounts. */
 export const WALLET_LABELS: Record<Wallet, string> = { business: 'Active Wallet', working: 'Income Working' };
+/**
+ * One line on what each wallet is for, shown beside the transfer form's wallet choices. Only what is
+ * true today: deposits land in the Active Wallet; income (none is paid yet) has the other one.
+ */
+export const WALLET_NOTES: Record<Wallet, string> = {
+  business: 'Active Wallet: deposits and money received from members',
+  working: 'Income Working: income, kept apart from deposits',
+};
 
 export const WALLET_MESSAGES = {
   insufficient: 'Insufficient balance in selected source account',

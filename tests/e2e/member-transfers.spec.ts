@@ -1,8 +1,9 @@
 import { type APIRequestContext, expect, type Locator, type Page, test } from '@playwright/test';
-import { TRANSFER_MESSAGES } from '../../src/shared/transfers.ts';
-import { WALLET_MESSAGES } from '../../src/shared/wallets.ts';
+import { reviewSummary, TRANSFER_MESSAGES } from '../../src/shared/transfers.ts';
+import { WALLET_MESSAGES, WALLET_NOTES } from '../../src/shared/wallets.ts';
 import {
   creditByApi,
+  csrfHeaders,
   type Member,
   memberIdOf,
   newMember,
@@ -15,10 +16,11 @@ import {
 } from './helpers.ts';
 
 // Member-to-member transfers on a phone (spec 2 "Transfer form" / "Transfer dashboard", spec 5, RULES.md
-// "Internal transfers"). Three registrations for the file, shared by the tests in order: a sender (made
-// active and credited by the admin), a recipient, and a quiet member who never sends nor receives (kept
-// inactive, with a little money, so the server refuses their transfer). The admin works in an API
-// context of its own: one person per browser.
+// "Internal transfers", issue 22: review, receipt, values kept after a failure). Four registrations for
+// the file, shared by the tests in order: a sender (made active and credited by the admin), a recipient,
+// a quiet member who never sends nor receives (kept inactive, with a little money, so the form tells
+// them they cannot send), and a member the admin blocks (the server refuses transfers to them). The
+// admin works in an API context of its own: one person per browser.
 
 test.describe.configure({ mode: 'serial' });
 
@@ -32,7 +34,8 @@ const HISTORY_PATH = '/api/v1/transfer/byid/';
 let sender: Member;
 let recipient: Member;
 let quiet: Member;
-const ids = { sender: '', recipient: '', quiet: '' };
+let blocked: Member;
+const ids = { sender: '', recipient: '', quiet: '', blocked: '' };
 let admin: APIRequestContext;
 /** What the tests sent, for the dashboard's figures later on. */
 const sent: { lunch?: string; review?: string } = {};
@@ -43,7 +46,8 @@ test.beforeAll(async ({ playwright }, testInfo) => {
   sender = newMember('sender');
   recipient = newMember('recipient');
   quiet = newMember('quiet');
-  for (const member of [sender, recipient, quiet]) await registerByApi(visitor, member);
+  blocked = newMember('blocked');
+  for (const member of [sender, recipient, quiet, blocked]) await registerByApi(visitor, member);
   await visitor.dispose();
 
   admin = await playwright.request.newContext({ baseURL });
@@ -51,10 +55,16 @@ test.beforeAll(async ({ playwright }, testInfo) => {
   ids.sender = await memberIdOf(admin, sender.email);
   ids.recipient = await memberIdOf(admin, recipient.email);
   ids.quiet = await memberIdOf(admin, quiet.email);
+  ids.blocked = await memberIdOf(admin, blocked.email);
   await creditByApi(admin, ids.sender, '20000.00', 'business');
   await creditByApi(admin, ids.sender, '300.00', 'working');
   await setActiveByApi(admin, ids.sender);
   await creditByApi(admin, ids.quiet, '50.00', 'business');
+  const block = await admin.put(`/api/v1/users/${ids.blocked}`, {
+    headers: await csrfHeaders(admin),
+    data: { status: 'block' },
+  });
+  expect(block.status(), await block.text()).toBe(200);
 });
 
 test.afterAll(async () => {
@@ -130,10 +140,11 @@ async function expectReload(page: Page, action: () => Promise<void>): Promise<vo
   );
 }
 
-async function expectEmptyForm(page: Page): Promise<void> {
+/** Nothing typed: From on the wallet that holds the money, To on the recipient's Active Wallet. */
+async function expectFreshForm(page: Page, from: string): Promise<void> {
   await expect(field(page, 'Recipient email')).toHaveValue('');
-  await expect(field(page, 'From account')).toHaveValue('');
-  await expect(field(page, 'To account')).toHaveValue('');
+  await expect(field(page, 'From account')).toHaveValue(from);
+  await expect(field(page, 'To account')).toHaveValue('business');
   await expect(field(page, 'Amount')).toHaveValue('');
   await expect(field(page, 'Description (optional)')).toHaveValue('');
   await expect(sendForm(page).getByText('0/200', { exact: true })).toBeVisible();
@@ -141,7 +152,30 @@ async function expectEmptyForm(page: Page): Promise<void> {
 }
 
 const tabs = (page: Page, name: string) => page.getByRole('tablist', { name }).getByRole('tab');
-const bodyRows = (table: Locator) => table.locator('tbody tr');
+const rows = (list: Locator) => list.getByRole('listitem');
+const amounts = (list: Locator) => rows(list).getByTestId('amount');
+const statuses = (list: Locator) => rows(list).locator('[data-status]');
+
+/** The form's labels, top to bottom. */
+const fieldLabels = (page: Page) => sendForm(page).locator('.field > label');
+const SPEC_ORDER = ['Recipient email', 'Amount', 'From account', 'To account', 'Description (optional)'];
+
+/** Sends the filled form: "Send Transfer" opens the review, which must name what leaves; Confirm sends it. */
+async function reviewAndConfirm(page: Page, summary: string): Promise<Locator> {
+  await sendForm(page).getByRole('button', { name: TRANSFER_MESSAGES.send }).click();
+  const review = page.getByRole('dialog', { name: TRANSFER_MESSAGES.reviewTitle });
+  await expect(review.getByTestId('transfer-summary')).toHaveText(summary);
+  await review.getByRole('button', { name: TRANSFER_MESSAGES.confirm }).click();
+  return review;
+}
+
+/** The row's right edge is on screen: a phone shows it without scrolling sideways. */
+async function expectWithinScreen(page: Page, locator: Locator): Promise<void> {
+  const box = await locator.boundingBox();
+  const width = page.viewportSize()?.width ?? 0;
+  expect(box).not.toBeNull();
+  expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(width);
+}
 
 test('the recipient lookup waits for a pause in typing, then shows who will receive', async ({ page }) => {
   const lookups: { email: string | null; at: number }[] = [];
@@ -165,6 +199,23 @@ test('the recipient lookup waits for a pause in typing, then shows who will rece
       'Active Wallet',
       'Income Working',
     ]);
+  });
+
+  await test.step("the fields in the spec's order: recipient e-mail, amount, from, to, description", async () => {
+    await expect(fieldLabels(page)).toHaveText(SPEC_ORDER);
+  });
+
+  await test.step('From starts on the wallet that holds the most, To on the Active Wallet, each explained', async () => {
+    // $20,000.00 in the Active Wallet against $300.00 in Income Working.
+    await expect(field(page, 'From account')).toHaveValue('business');
+    await expect(field(page, 'To account')).toHaveValue('business');
+    await expect(field(page, 'From account')).toHaveAccessibleDescription(WALLET_NOTES.business);
+    await expect(field(page, 'To account')).toHaveAccessibleDescription(WALLET_NOTES.business);
+    await field(page, 'To account').selectOption('working');
+    await expect(field(page, 'To account')).toHaveAccessibleDescription(WALLET_NOTES.working);
+    await field(page, 'To account').selectOption('business');
+    await expect(sendForm(page).getByTestId('sender-notice')).toHaveCount(0);
+    await expect(sendForm(page).getByRole('button', { name: TRANSFER_MESSAGES.send })).toBeEnabled();
   });
 
   await test.step('one lookup, 1 s after the last keystroke, with "Searching user..." meanwhile', async () => {
@@ -205,6 +256,9 @@ test('every validation message of spec 5 shows before any request is made', asyn
   await expect(field(page, 'From account').locator('option').nth(1)).toHaveText('Active Wallet ($20,000.00)');
 
   await test.step('an empty form: amount, source and destination are required', async () => {
+    // The wallets start chosen (see the first test): unchosen, each says it is required.
+    await field(page, 'From account').selectOption('');
+    await field(page, 'To account').selectOption('');
     await send.click();
     await expect(amount).toHaveAccessibleDescription(startsWith(WALLET_MESSAGES.amountRequired));
     await expect(amount).toHaveAttribute('aria-invalid', 'true');
@@ -267,45 +321,72 @@ test('every validation message of spec 5 shows before any request is made', asyn
   expect(posts).toEqual([]);
 });
 
-test('a valid transfer: processing state, the success modal, a reload with an empty form', async ({
+test('a valid transfer: the review, the processing state, the receipt, a reload with a fresh form', async ({
   page,
   browser,
 }) => {
+  const posts = watchTransferPosts(page);
   await signInMember(page, sender);
   await page.goto('/user/transfer-form');
   await expect(field(page, 'From account').locator('option').nth(1)).toHaveText('Active Wallet ($20,000.00)');
 
   await chooseRecipient(page, recipient);
-  await field(page, 'From account').selectOption('business');
-  await field(page, 'To account').selectOption('business');
   await field(page, 'Amount').fill('1234.50');
   await field(page, 'Description (optional)').fill('E2E: lunch money');
   await expect(sendForm(page).getByText('16/200', { exact: true })).toBeVisible();
+  const summary = reviewSummary('$1,234.50', recipient.fullname, recipient.username, 'Active Wallet');
 
-  await test.step('while sending, the button reads "Processing Transfer..." and nothing can be changed', async () => {
+  await test.step('"Send Transfer" opens the review; Edit goes back with everything kept, nothing sent', async () => {
+    await sendForm(page).getByRole('button', { name: TRANSFER_MESSAGES.send }).click();
+    const review = page.getByRole('dialog', { name: TRANSFER_MESSAGES.reviewTitle });
+    await expect(review.getByTestId('transfer-summary')).toHaveText(summary);
+    await expect(review).toContainText('Active Wallet');
+    await expect(review).toContainText(recipient.email);
+    await expect(review).toContainText('E2E: lunch money');
+    await review.getByRole('button', { name: TRANSFER_MESSAGES.edit }).click();
+    await expect(review).toBeHidden();
+    await expect(field(page, 'Amount')).toHaveValue('1234.50');
+    await expect(field(page, 'Recipient email')).toHaveValue(recipient.email);
+    expect(posts).toEqual([]);
+  });
+
+  await test.step('Confirm: the button reads "Processing Transfer..." and nothing can be changed', async () => {
     const release = await holdRequests(page, (url) => url.pathname === TRANSFER_POST);
-    await sendForm(page).getByRole('button', { name: 'Send Transfer' }).click();
-    await expect(sendForm(page).getByRole('button', { name: TRANSFER_MESSAGES.processing })).toBeDisabled();
-    for (const label of ['Recipient email', 'From account', 'To account', 'Amount', 'Description (optional)'])
-      await expect(field(page, label)).toBeDisabled();
+    const review = await reviewAndConfirm(page, summary);
+    await expect(review.getByRole('button', { name: TRANSFER_MESSAGES.processing })).toBeDisabled();
+    await expect(review.getByRole('button', { name: TRANSFER_MESSAGES.edit })).toBeDisabled();
+    for (const label of SPEC_ORDER) await expect(field(page, label)).toBeDisabled();
     const answer = page.waitForResponse((r) => new URL(r.url()).pathname === TRANSFER_POST);
     release();
     const response = await answer;
     expect(response.status()).toBe(201);
-    const { transfer } = (await response.json()) as { transfer: { status: string; created_at: string } };
+    const { transfer } = (await response.json()) as {
+      transfer: { id: string; status: string; created_at: string };
+    };
     expect(transfer.status).toBe('completed');
     sent.lunch = transfer.created_at;
     await page.unroute((url) => url.pathname === TRANSFER_POST);
+    expect(posts).toHaveLength(1);
+
+    const dialog = page.getByRole('dialog', { name: TRANSFER_MESSAGES.successTitle });
+    await expect(dialog).toContainText(TRANSFER_MESSAGES.successText);
+    const receipt = dialog.getByTestId('transfer-receipt');
+    await expect(receipt.locator('dt')).toHaveText(['Amount', 'Recipient', 'From', 'Date', 'Reference']);
+    await expect(receipt.locator('dd')).toHaveText([
+      '$1,234.50',
+      `${recipient.fullname} (${recipient.username})`,
+      'Active Wallet to Active Wallet',
+      shownDate(transfer.created_at),
+      transfer.id,
+    ]);
   });
 
-  await test.step('"Transfer Completed!"; closing it reloads the page and the form is empty', async () => {
+  await test.step('closing the receipt reloads the page and the form starts afresh', async () => {
     const dialog = page.getByRole('dialog', { name: TRANSFER_MESSAGES.successTitle });
-    await expect(dialog).toBeVisible();
-    await expect(dialog).toContainText(TRANSFER_MESSAGES.successText);
     await expectReload(page, () => dialog.getByRole('button', { name: 'OK' }).click());
     await expect(page).toHaveURL(/\/user\/transfer-form$/);
     await expect(page.getByRole('dialog')).toHaveCount(0);
-    await expectEmptyForm(page);
+    await expectFreshForm(page, 'business');
     await expect(field(page, 'From account').locator('option').nth(1)).toHaveText(
       'Active Wallet ($18,765.50)',
     );
@@ -326,23 +407,23 @@ test('a valid transfer: processing state, the success modal, a reload with an em
         'aria-selected',
         'true',
       );
-      const table = other.getByRole('table', { name: 'Transfers you received' });
-      await expect(table.getByRole('columnheader')).toHaveText([
-        'Sender',
-        'Amount',
-        'Description',
-        'Date',
-        'Status',
-      ]);
-      const cells = bodyRows(table).first().getByRole('cell');
-      await expect(bodyRows(table)).toHaveCount(1);
-      await expect(cells.nth(0)).toHaveText(`${sender.fullname}${sender.email}`);
-      await expect(cells.nth(1)).toHaveText('+$1,234.50');
-      await expect(cells.nth(2)).toHaveText('E2E: lunch money');
-      await expect(cells.nth(3)).toHaveText(DATE_SHAPE);
-      await expect(cells.nth(3)).toHaveText(shownDate(sent.lunch ?? ''));
-      const badge = cells.nth(4).getByText('Completed', { exact: true });
+      // The stacked rows of Recent Activity, not a table: the date and the status stay on screen.
+      await expect(other.getByRole('table')).toHaveCount(0);
+      const list = other.getByRole('list', { name: 'Transfers you received' });
+      await expect(rows(list)).toHaveCount(1);
+      const row = rows(list).first();
+      await expect(row).toContainText(sender.fullname);
+      await expect(row).toContainText(sender.email);
+      await expect(amounts(list)).toHaveText(['+$1,234.50']);
+      await expect(row.getByTestId('description')).toHaveText('E2E: lunch money');
+      await expect(row.getByTestId('date')).toHaveText(DATE_SHAPE);
+      await expect(row.getByTestId('date')).toHaveText(shownDate(sent.lunch ?? ''));
+      const badge = row.getByText('Completed', { exact: true });
       await expect(badge).toHaveClass(/\bbadge\b.*\bgreen\b/);
+      for (const part of [row.getByTestId('date'), badge, row.getByTestId('amount')]) {
+        await expect(part).toBeVisible();
+        await expectWithinScreen(other, part);
+      }
     } finally {
       await context.close();
     }
@@ -359,64 +440,185 @@ test('$5,000 or more waits for review: the pending-review modal and a yellow Pen
     'true',
   );
   await chooseRecipient(page, recipient);
-  await field(page, 'From account').selectOption('business');
   await field(page, 'To account').selectOption('working');
   await field(page, 'Amount').fill('5000');
   const answer = page.waitForResponse((r) => new URL(r.url()).pathname === TRANSFER_POST);
-  await sendForm(page).getByRole('button', { name: 'Send Transfer' }).click();
+  const review = await reviewAndConfirm(
+    page,
+    reviewSummary('$5,000.00', recipient.fullname, recipient.username, 'Active Wallet'),
+  );
   const response = await answer;
   expect(response.status()).toBe(201);
-  const { transfer } = (await response.json()) as { transfer: { status: string; created_at: string } };
+  const { transfer } = (await response.json()) as {
+    transfer: { id: string; status: string; created_at: string };
+  };
   expect(transfer.status).toBe('pending');
   sent.review = transfer.created_at;
+  await expect(review).toBeHidden();
 
-  const dialog = page.getByRole('dialog', { name: 'Transfer Pending Review' });
+  const dialog = page.getByRole('dialog', { name: TRANSFER_MESSAGES.pendingTitle });
   await expect(dialog).toBeVisible();
   await expect(dialog).toContainText(TRANSFER_MESSAGES.pendingReview);
   await expect(dialog).not.toContainText(TRANSFER_MESSAGES.successText);
+  // Still a receipt: what was sent, to whom, when, and the reference to quote.
+  await expect(dialog.getByTestId('transfer-receipt').locator('dd')).toHaveText([
+    '$5,000.00',
+    `${recipient.fullname} (${recipient.username})`,
+    'Active Wallet to Income Working',
+    shownDate(transfer.created_at),
+    transfer.id,
+  ]);
   await expectReload(page, () => dialog.getByRole('button', { name: 'OK' }).click());
   // The tab is in the address: the reload comes back to the form, empty, with the money held.
   await expect(page).toHaveURL(/\/user\/transfer\?tab=transfer$/);
-  await expectEmptyForm(page);
+  await expectFreshForm(page, 'business');
   await expect(field(page, 'From account').locator('option').nth(1)).toHaveText('Active Wallet ($13,765.50)');
 
   await tabs(page, 'Transfers').filter({ hasText: 'Sent (2)' }).click();
   await expect(page).toHaveURL(/\?tab=sent$/);
-  const table = page.getByRole('table', { name: 'Transfers you sent' });
-  await expect(table.getByRole('columnheader').first()).toHaveText('Recipient');
-  await expect(bodyRows(table)).toHaveCount(2);
-  const newest = bodyRows(table).first().getByRole('cell');
-  await expect(newest.nth(0)).toHaveText(`${recipient.fullname}${recipient.email}`);
-  await expect(newest.nth(1)).toHaveText('-$5,000.00');
-  await expect(newest.nth(2)).toHaveText('—');
-  await expect(newest.nth(3)).toHaveText(shownDate(transfer.created_at));
-  await expect(newest.nth(4).getByText('Pending', { exact: true })).toHaveClass(/\bbadge\b.*\byellow\b/);
-  await expect(bodyRows(table).nth(1).getByRole('cell').nth(1)).toHaveText('-$1,234.50');
-  await expect(bodyRows(table).nth(1).getByText('Completed', { exact: true })).toHaveClass(/\bgreen\b/);
+  const list = page.getByRole('list', { name: 'Transfers you sent' });
+  await expect(rows(list)).toHaveCount(2);
+  const newest = rows(list).first();
+  await expect(newest).toContainText(recipient.fullname);
+  await expect(newest).toContainText(recipient.email);
+  await expect(newest.getByTestId('description')).toHaveCount(0);
+  await expect(newest.getByTestId('date')).toHaveText(shownDate(transfer.created_at));
+  await expect(amounts(list)).toHaveText(['-$5,000.00', '-$1,234.50']);
+  await expect(newest.getByText('Pending', { exact: true })).toHaveClass(/\bbadge\b.*\byellow\b/);
+  await expect(rows(list).nth(1).getByText('Completed', { exact: true })).toHaveClass(/\bgreen\b/);
+  await expectWithinScreen(page, newest.getByText('Pending', { exact: true }));
 });
 
-test('a transfer the server refuses shows "Transfer Failed"; closing it reloads', async ({ page }) => {
+test('a member who cannot send is told so before typing, and Send stays disabled', async ({ page }) => {
+  const posts = watchTransferPosts(page);
   // The quiet member is still inactive (RULES.md: only active members send), with $50.00 to send.
   await signInMember(page, quiet);
   await page.goto('/user/transfer-form');
+  const notice = sendForm(page).getByTestId('sender-notice');
+  await expect(notice.getByRole('heading', { name: TRANSFER_MESSAGES.cannotSendTitle })).toBeVisible();
+  await expect(notice).toContainText(TRANSFER_MESSAGES.inactiveNotice);
+  // What to do next: accounts are activated by an admin, reached through Support.
+  await expect(notice.getByRole('link', { name: TRANSFER_MESSAGES.contactSupport })).toHaveAttribute(
+    'href',
+    '/user/query/create',
+  );
+  const send = sendForm(page).getByRole('button', { name: TRANSFER_MESSAGES.send });
+  await expect(send).toBeDisabled();
+  await expect(send).toHaveAccessibleDescription(new RegExp(escapeRegExp(TRANSFER_MESSAGES.inactiveNotice)));
+  // The notice comes before the first field.
+  const noticeBox = await notice.boundingBox();
+  const emailBox = await field(page, 'Recipient email').boundingBox();
+  expect(noticeBox?.y ?? Number.POSITIVE_INFINITY).toBeLessThan(emailBox?.y ?? 0);
+  // The form still shows what they hold: From on the Active Wallet, the one with money.
+  await expect(field(page, 'From account')).toHaveValue('business');
   await expect(field(page, 'From account').locator('option').nth(1)).toHaveText('Active Wallet ($50.00)');
   await chooseRecipient(page, sender);
-  await field(page, 'From account').selectOption('business');
-  await field(page, 'To account').selectOption('business');
   await field(page, 'Amount').fill('10');
+  await field(page, 'Amount').press('Enter');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expect(send).toBeDisabled();
+  expect(posts).toEqual([]);
+
+  await test.step('the Transfer tab says the same', async () => {
+    await page.goto('/user/transfer?tab=transfer');
+    await expect(sendForm(page).getByTestId('sender-notice')).toContainText(TRANSFER_MESSAGES.inactiveNotice);
+    await expect(sendForm(page).getByRole('button', { name: TRANSFER_MESSAGES.send })).toBeDisabled();
+  });
+});
+
+test('with both wallets empty no source is chosen: there is nothing to send yet', async ({
+  page,
+  request,
+}) => {
+  const empty = newMember('empty');
+  await registerByApi(request, empty);
+  await signInMember(page, empty);
+  await page.goto('/user/transfer-form');
+  await expect(field(page, 'From account').locator('option').nth(1)).toHaveText('Active Wallet ($0.00)');
+  await expect(field(page, 'From account')).toHaveValue('');
+  await expect(field(page, 'To account')).toHaveValue('business');
+});
+
+test('a transfer the server refuses: its reason without "Please try again", then the values come back', async ({
+  page,
+}) => {
+  await signInMember(page, sender);
+  await page.goto('/user/transfer-form');
+  await expect(field(page, 'From account').locator('option').nth(2)).toHaveText('Income Working ($300.00)');
+  // The admin has blocked this member: the lookup finds them, the server refuses to pay them.
+  await chooseRecipient(page, blocked);
+  await field(page, 'Amount').fill('12.34');
+  await field(page, 'From account').selectOption('working');
+  await field(page, 'Description (optional)').fill('E2E: kept after a refusal');
   const answer = page.waitForResponse((r) => new URL(r.url()).pathname === TRANSFER_POST);
-  await sendForm(page).getByRole('button', { name: 'Send Transfer' }).click();
+  await reviewAndConfirm(page, reviewSummary('$12.34', blocked.fullname, blocked.username, 'Income Working'));
   expect((await answer).status()).toBe(422);
 
   const dialog = page.getByRole('dialog', { name: TRANSFER_MESSAGES.failedTitle });
-  await expect(dialog).toBeVisible();
-  await expect(dialog).toContainText(TRANSFER_MESSAGES.failedText);
-  await expect(dialog.getByRole('alert')).toHaveText(TRANSFER_MESSAGES.senderInactive);
+  await expect(dialog.getByRole('alert')).toHaveText(TRANSFER_MESSAGES.recipientBlocked);
+  // Sending it again would be refused again: no "Please try again".
+  await expect(dialog).not.toContainText('Please try again');
+  await expect(dialog).toContainText(TRANSFER_MESSAGES.valuesKept);
+
+  // Money arrives meanwhile: the form that comes back shows the balance of now.
+  await creditByApi(admin, ids.sender, '1.00', 'working');
   await expectReload(page, () => dialog.getByRole('button', { name: 'Close', exact: true }).click());
   await expect(page.getByRole('dialog')).toHaveCount(0);
-  await expectEmptyForm(page);
-  // Nothing moved.
-  await expect(field(page, 'From account').locator('option').nth(1)).toHaveText('Active Wallet ($50.00)');
+  await expect(field(page, 'Recipient email')).toHaveValue(blocked.email);
+  await expect(field(page, 'Amount')).toHaveValue('12.34');
+  await expect(field(page, 'From account')).toHaveValue('working');
+  await expect(field(page, 'To account')).toHaveValue('business');
+  await expect(field(page, 'Description (optional)')).toHaveValue('E2E: kept after a refusal');
+  await expect(page.getByTestId('recipient-lookup').locator('dd')).toHaveText([
+    blocked.fullname,
+    blocked.username,
+    blocked.email,
+  ]);
+  await expect(field(page, 'From account').locator('option').nth(2)).toHaveText('Income Working ($301.00)');
+
+  // Kept for that one reload only: another reload starts afresh.
+  await page.reload();
+  await expect(field(page, 'From account').locator('option').nth(1)).toHaveText('Active Wallet ($13,765.50)');
+  await expectFreshForm(page, 'business');
+});
+
+test('no answer at all: "Something went wrong", never the browser\'s words, and the values come back', async ({
+  page,
+}) => {
+  await signInMember(page, sender);
+  await page.goto('/user/transfer-form');
+  await expect(field(page, 'From account').locator('option').nth(1)).toHaveText('Active Wallet ($13,765.50)');
+
+  await test.step('the recipient lookup', async () => {
+    const isLookup = (url: URL) => url.pathname === '/api/v1/users';
+    await page.route(isLookup, (route) => route.abort('internetdisconnected'));
+    await field(page, 'Recipient email').fill(recipient.email);
+    await expect(field(page, 'Recipient email')).toHaveAccessibleDescription(TRANSFER_MESSAGES.fallback);
+    await page.unroute(isLookup);
+  });
+
+  await test.step('the transfer itself: the spec\'s "Please try again", as trying again can help', async () => {
+    await field(page, 'Recipient email').fill('');
+    await chooseRecipient(page, recipient);
+    await field(page, 'Amount').fill('7.25');
+    const isSend = (url: URL) => url.pathname === TRANSFER_POST;
+    await page.route(isSend, (route) => route.abort('internetdisconnected'));
+    await reviewAndConfirm(
+      page,
+      reviewSummary('$7.25', recipient.fullname, recipient.username, 'Active Wallet'),
+    );
+    const dialog = page.getByRole('dialog', { name: TRANSFER_MESSAGES.failedTitle });
+    await expect(dialog.getByRole('alert')).toHaveText(TRANSFER_MESSAGES.failedText);
+    await expect(dialog).not.toContainText('Failed to fetch');
+    await page.unroute(isSend);
+    await expectReload(page, () => dialog.getByRole('button', { name: 'Close', exact: true }).click());
+    await expect(field(page, 'Amount')).toHaveValue('7.25');
+    await expect(field(page, 'Recipient email')).toHaveValue(recipient.email);
+    // Nothing left: the balance is what it was.
+    await expect(field(page, 'From account').locator('option').nth(1)).toHaveText(
+      'Active Wallet ($13,765.50)',
+    );
+  });
 });
 
 test('a member with no transfers sees zeros and the empty texts', async ({ page }) => {
@@ -437,6 +639,15 @@ test('a member with no transfers sees zeros and the empty texts', async ({ page 
   await tabs(page, 'Transfers').filter({ hasText: 'Received (0)' }).click();
   await expect(page.getByText(TRANSFER_MESSAGES.noIncoming)).toBeVisible();
   await expect(page.getByRole('table')).toHaveCount(0);
+
+  await test.step('"Send money" beside "Receive" opens the transfer form', async () => {
+    const send = page.getByRole('link', { name: TRANSFER_MESSAGES.sendMoney });
+    await expect(send).toHaveClass(/\bprimary\b/);
+    await expect(page.getByRole('button', { name: 'Receive' })).toBeVisible();
+    await send.click();
+    await expect(page).toHaveURL(/\/user\/transfer-form$/);
+    await expect(fieldLabels(page)).toHaveText(SPEC_ORDER);
+  });
 
   await page.goto('/user/transfer-history');
   await expect(tabs(page, 'Transfer history')).toHaveText([
@@ -531,17 +742,11 @@ test('the dashboard adds up sent and received money, and the history view agrees
     await expect(page.getByTestId('recent-activity')).not.toContainText('1,234.50');
   });
 
-  await test.step('the Sent and Received tables', async () => {
+  await test.step('the Sent and Received lists', async () => {
     await tabs(page, 'Transfers').filter({ hasText: 'Sent (5)' }).click();
-    const sentTable = page.getByRole('table', { name: 'Transfers you sent' });
-    await expect(bodyRows(sentTable).locator('td:nth-child(2)')).toHaveText([
-      '-$30.00',
-      '-$20.00',
-      '-$10.00',
-      '-$5,000.00',
-      '-$1,234.50',
-    ]);
-    await expect(bodyRows(sentTable).locator('td:nth-child(5)')).toHaveText([
+    const sentList = page.getByRole('list', { name: 'Transfers you sent' });
+    await expect(amounts(sentList)).toHaveText(['-$30.00', '-$20.00', '-$10.00', '-$5,000.00', '-$1,234.50']);
+    await expect(statuses(sentList)).toHaveText([
       'Completed',
       'Completed',
       'Completed',
@@ -550,15 +755,15 @@ test('the dashboard adds up sent and received money, and the history view agrees
     ]);
     await tabs(page, 'Transfers').filter({ hasText: 'Received (1)' }).click();
     await expect(page).toHaveURL(/\?tab=received$/);
-    const receivedTable = page.getByRole('table', { name: 'Transfers you received' });
-    await expect(bodyRows(receivedTable)).toHaveCount(1);
-    await expect(bodyRows(receivedTable).getByRole('cell')).toHaveText([
-      `${recipient.fullname}${recipient.email}`,
-      '+$250.00',
-      'E2E: paid back',
-      shownDate(back.created_at),
-      'Completed',
-    ]);
+    const receivedList = page.getByRole('list', { name: 'Transfers you received' });
+    await expect(rows(receivedList)).toHaveCount(1);
+    const row = rows(receivedList).first();
+    await expect(row).toContainText(recipient.fullname);
+    await expect(row).toContainText(recipient.email);
+    await expect(amounts(receivedList)).toHaveText(['+$250.00']);
+    await expect(row.getByTestId('description')).toHaveText('E2E: paid back');
+    await expect(row.getByTestId('date')).toHaveText(shownDate(back.created_at));
+    await expect(statuses(receivedList)).toHaveText(['Completed']);
   });
 
   await test.step('the history view: its tabs and statistics', async () => {
@@ -584,8 +789,8 @@ test('the dashboard adds up sent and received money, and the history view agrees
 
     await historyTabs.filter({ hasText: 'All (6)' }).click();
     await expect(page).toHaveURL(/\?tab=all$/);
-    const all = page.getByRole('table', { name: 'All transfers' });
-    await expect(bodyRows(all).locator('td:nth-child(2)')).toHaveText([
+    const all = page.getByRole('list', { name: 'All transfers' });
+    await expect(amounts(all)).toHaveText([
       '+$250.00',
       '-$30.00',
       '-$20.00',
@@ -593,15 +798,15 @@ test('the dashboard adds up sent and received money, and the history view agrees
       '-$5,000.00',
       '-$1,234.50',
     ]);
-    await expect(bodyRows(all).locator('td:nth-child(4)').first()).toHaveText(DATE_SHAPE);
+    await expect(rows(all).first().getByTestId('date')).toHaveText(DATE_SHAPE);
 
     await historyTabs.filter({ hasText: 'Incoming (1)' }).click();
     await expect(page).toHaveURL(/\?tab=incoming$/);
-    await expect(bodyRows(page.getByRole('table', { name: 'Incoming transfers' }))).toHaveCount(1);
+    await expect(rows(page.getByRole('list', { name: 'Incoming transfers' }))).toHaveCount(1);
     await historyTabs.filter({ hasText: 'Outgoing (5)' }).click();
-    const outgoing = page.getByRole('table', { name: 'Outgoing transfers' });
-    await expect(bodyRows(outgoing)).toHaveCount(5);
-    await expect(bodyRows(outgoing).last().getByRole('cell').nth(3)).toHaveText(shownDate(sent.lunch ?? ''));
+    const outgoing = page.getByRole('list', { name: 'Outgoing transfers' });
+    await expect(rows(outgoing)).toHaveCount(5);
+    await expect(rows(outgoing).last().getByTestId('date')).toHaveText(shownDate(sent.lunch ?? ''));
   });
 });
 
@@ -670,5 +875,62 @@ test.describe('with the history call failing', () => {
     ]);
     await expect(page.getByTestId('total-sent')).toContainText('$6,294.50');
     await expect(page.getByText(TRANSFER_MESSAGES.errorTitle)).toHaveCount(0);
+  });
+  test('after data was shown, a failed reload empties the history and zeroes its statistics', async ({
+    page,
+  }) => {
+    await signInMember(page, sender);
+    await page.goto('/user/transfer');
+    await page.getByRole('link', { name: 'Full transfer history' }).click();
+    const historyTabs = tabs(page, 'Transfer history');
+    await expect(historyTabs).toHaveText(['Overview', 'Outgoing (5)', 'Incoming (1)', 'All (6)']);
+
+    const isHistory = (url: URL) => url.pathname.startsWith(HISTORY_PATH);
+    await page.route(isHistory, (route) =>
+      route.fulfill({ status: 500, json: { message: 'Something went wrong' } }),
+    );
+    // Back to the dashboard and forward again, inside the app: the history is asked for again and fails.
+    await page.goBack();
+    await expect(page.getByRole('heading', { name: TRANSFER_MESSAGES.errorTitle })).toBeVisible();
+    await page.goForward();
+    await expect(page.getByRole('alert')).toHaveText('HTTP error! status: 500');
+    await expect(historyTabs).toHaveText(['Overview', 'Outgoing (0)', 'Incoming (0)', 'All (0)']);
+    await expect(page.getByTestId('history-stats').locator('dd')).toHaveText([
+      '0',
+      '0',
+      '$0.00',
+      '$0.00',
+      '0',
+      '0',
+      '0',
+      '0',
+    ]);
+    await historyTabs.filter({ hasText: 'All (0)' }).click();
+    await expect(page.getByText(TRANSFER_MESSAGES.noActivity)).toBeVisible();
+    await expect(page.getByText('-$30.00')).toHaveCount(0);
+  });
+
+  test('no answer at all: the history screens say "Something went wrong", not the browser\'s words', async ({
+    page,
+  }) => {
+    await signInMember(page, sender);
+    await page.route(
+      (url) => url.pathname.startsWith(HISTORY_PATH),
+      (route) => route.abort('internetdisconnected'),
+    );
+    await page.goto('/user/transfer');
+    const error = page.getByRole('alert').filter({ hasText: TRANSFER_MESSAGES.errorTitle });
+    await expect(error.getByRole('paragraph')).toHaveText(TRANSFER_MESSAGES.fallback);
+    await expect(page.getByText('Failed to fetch')).toHaveCount(0);
+
+    await page.goto('/user/transfer-history');
+    await expect(page.getByRole('alert')).toHaveText(TRANSFER_MESSAGES.fallback);
+    await expect(tabs(page, 'Transfer history')).toHaveText([
+      'Overview',
+      'Outgoing (0)',
+      'Incoming (0)',
+      'All (0)',
+    ]);
+    await expect(page.getByText('Failed to fetch')).toHaveCount(0);
   });
 });

@@ -1,21 +1,56 @@
 import { type QueryClient, queryOptions } from '@tanstack/react-query';
 import type * as v from 'valibot';
 import { formatCents } from '../../../shared/money.ts';
-import type {
-  Transfer,
-  TransferDecision,
-  TransferHistory,
-  TransferRequest,
-  transferListSchema,
-  transferResultSchema,
+import {
+  retryCanHelp,
+  TRANSFER_MESSAGES,
+  type Transfer,
+  type TransferDecision,
+  type TransferHistory,
+  type TransferRequest,
+  type transferListSchema,
+  type transferResultSchema,
 } from '../../../shared/transfers.ts';
+import type { singleUserSchema } from '../../../shared/users.ts';
 import type { emailUserSchema, WalletBalance } from '../../../shared/wallets.ts';
-import { api } from '../../lib/http.ts';
+import { ApiError, api } from '../../lib/http.ts';
 import { newIdempotencyKey } from '../../lib/idempotency.ts';
 
 export type TransferResult = v.InferOutput<typeof transferResultSchema>;
 export type TransferList = v.InferOutput<typeof transferListSchema>;
 export type Recipient = v.InferOutput<typeof emailUserSchema>['emailuser'];
+type SingleUser = v.InferOutput<typeof singleUserSchema>;
+
+/** The member's standing as the server holds it now (the session's copy can be a minute old). */
+export const memberStandingQuery = (memberId: string) =>
+  queryOptions({
+    queryKey: ['users', memberId, 'standing'],
+    queryFn: async () => {
+      const { singleuser } = await api<SingleUser>('GET', `/users/${encodeURIComponent(memberId)}`);
+      return { status: singleuser.status, is_active: singleuser.is_active };
+    },
+    staleTime: 0,
+  });
+
+/** An answer that came from the server (whatever http.ts makes of a request that got none). */
+const answered = (error: unknown): error is ApiError => error instanceof ApiError && error.status >= 100;
+
+/**
+ * Spec 9: a transfer call's error is the server's error field, else its message, else "Something went
+ * wrong"; a request that got no answer says the latter, never the browser's "Failed to fetch".
+ */
+export const transferErrorText = (error: unknown) =>
+  answered(error) ? error.display : TRANSFER_MESSAGES.fallback;
+
+/** Why a transfer failed, and whether sending it again can help (see retryCanHelp). */
+export const transferFailure = (error: unknown) => ({
+  reason: transferErrorText(error),
+  retry: retryCanHelp(answered(error) ? error.status : undefined),
+});
+
+/** Spec 8: a non-OK answer reads "HTTP error! status: {code}"; no answer at all, the fallback. */
+export const loadErrorText = (error: unknown) =>
+  answered(error) ? `HTTP error! status: ${error.status}` : TRANSFER_MESSAGES.fallback;
 
 /** A member's transfers and statistics (spec 3 "Transfer history response"); re-asked on every visit. */
 export const transferHistoryQuery = (memberId: string) =>

@@ -22,12 +22,12 @@ export const Route = createFileRoute('/user/transfer-form')({
 });
 
 function TransferFormPage() {
-  const memberId = useQuery(memberSessionQuery).data?.auth.id;
+  const member = useQuery(memberSessionQuery).data?.auth;
   const { to } = Route.useSearch();
   return (
     <div className="stack">
       <h1>Transfer fund</h1>
-      {memberId ? <TransferForm key={to ?? ''} selfId={memberId} initialEmail={to} /> : null}
+      {member ? <TransferForm key={to ?? ''} member={member} initialEmail={to} /> : null}
       <Link to="/user/transfer">Back to the Transfer Dashboard</Link>
     </div>
   );

@@ -19,7 +19,6 @@ export const Route = createFileRoute('/user/transfer')({
 
 function TransferPage() {
   const member = useQuery(memberSessionQuery).data?.auth;
-  const memberId = member?.id;
   const { tab } = Route.useSearch();
   const navigate = Route.useNavigate();
   return (
@@ -27,11 +26,18 @@ function TransferPage() {
       <header>
         <h1>{TRANSFER_MESSAGES.title}</h1>
         <p className="muted">{TRANSFER_MESSAGES.subtitle}</p>
-        {member ? <ReceiveQrButton email={member.email} /> : null}
+        {member ? (
+          <div className="row">
+            <Link to="/user/transfer-form" className="button primary">
+              {TRANSFER_MESSAGES.sendMoney}
+            </Link>
+            <ReceiveQrButton email={member.email} />
+          </div>
+        ) : null}
       </header>
-      {memberId ? (
+      {member ? (
         <TransferDashboard
-          memberId={memberId}
+          member={member}
           tab={tab}
           onTab={(next) => navigate({ search: { tab: next }, replace: true })}
           historyLink={<Link to="/user/transfer-history">Full transfer history</Link>}

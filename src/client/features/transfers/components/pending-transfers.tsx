@@ -3,7 +3,6 @@ import { useState } from 'react';
 import type { Transfer } from '../../../../shared/transfers.ts';
 import { WALLET_LABELS } from '../../../../shared/wallets.ts';
 import { formatDateTime, formatMoney } from '../../../lib/format.ts';
-import { errorText } from '../../../lib/http.ts';
 import { useOffline } from '../../../lib/offline.ts';
 import { ErrorDialog } from '../../../ui/dialogs.tsx';
 import { FormField } from '../../../ui/form-field.tsx';
@@ -11,7 +10,7 @@ import { Modal } from '../../../ui/modal.tsx';
 import { MoneyOfflineNote } from '../../../ui/offline-notice.tsx';
 import { QueryError } from '../../../ui/query-error.tsx';
 import { Spinner } from '../../../ui/spinner.tsx';
-import { decideTransfer, pendingTransfersQuery, refreshAfterTransfer } from '../api.ts';
+import { decideTransfer, pendingTransfersQuery, refreshAfterTransfer, transferErrorText } from '../api.ts';
 
 type Decision = { transfer: Transfer; status: 'completed' | 'failed' };
 
@@ -39,7 +38,7 @@ export function PendingTransfers() {
       setReason('');
     } catch (err) {
       setDecision(null);
-      setFailure(errorText(err));
+      setFailure(transferErrorText(err));
     } finally {
       setBusy(false);
       void refreshAfterTransfer(queryClient);

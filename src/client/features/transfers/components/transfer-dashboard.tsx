@@ -1,33 +1,29 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { TRANSFER_MESSAGES } from '../../../../shared/transfers.ts';
-import { ApiError, errorText } from '../../../lib/http.ts';
 import { Tabs } from '../../../ui/tabs.tsx';
-import { transferHistoryQuery } from '../api.ts';
+import { loadErrorText, transferHistoryQuery } from '../api.ts';
+import type { Standing } from './sender-notice.tsx';
 import { TransferForm } from './transfer-form.tsx';
+import { TransferList } from './transfer-list.tsx';
 import { OverviewCards, RecentActivity } from './transfer-overview.tsx';
-import { TransferTable } from './transfer-table.tsx';
 
 export const DASHBOARD_TABS = ['overview', 'sent', 'received', 'transfer'] as const;
 export type DashboardTab = (typeof DASHBOARD_TABS)[number];
 
-/** Spec 8: a non-OK answer reads "HTTP error! status: {code}". */
-export const loadErrorText = (error: unknown) =>
-  error instanceof ApiError ? `HTTP error! status: ${error.status}` : errorText(error);
-
 /** Spec 2 "Transfer dashboard": overview, sent, received and the transfer form, for the signed-in member. */
 export function TransferDashboard({
-  memberId,
+  member,
   tab,
   onTab,
   historyLink,
 }: {
-  memberId: string;
+  member: { id: string } & Standing;
   tab: DashboardTab;
   onTab: (tab: DashboardTab) => void;
   historyLink: ReactNode;
 }) {
-  const { data, isPending, error } = useQuery(transferHistoryQuery(memberId));
+  const { data, isPending, error } = useQuery(transferHistoryQuery(member.id));
   if (isPending)
     return (
       <p className="muted" role="status">
@@ -65,7 +61,7 @@ export function TransferDashboard({
         </div>
       ) : null}
       {tab === 'sent' ? (
-        <TransferTable
+        <TransferList
           transfers={outgoing}
           direction="sent"
           empty={TRANSFER_MESSAGES.noOutgoing}
@@ -73,14 +69,14 @@ export function TransferDashboard({
         />
       ) : null}
       {tab === 'received' ? (
-        <TransferTable
+        <TransferList
           transfers={incoming}
           direction="received"
           empty={TRANSFER_MESSAGES.noIncoming}
           caption="Transfers you received"
         />
       ) : null}
-      {tab === 'transfer' ? <TransferForm selfId={memberId} /> : null}
+      {tab === 'transfer' ? <TransferForm member={member} /> : null}
     </Tabs>
   );
 }

@@ -1,79 +1,105 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { MAX_TRANSFER_DESCRIPTION_LENGTH, RECIPIENT_SEARCH_DELAY_MS } from '../../../../shared/constants.ts';
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { MAX_TRANSFER_DESCRIPTION_LENGTH } from '../../../../shared/constants.ts';
 import { parseCents } from '../../../../shared/money.ts';
 import { parseQrPayload, QR_MESSAGES } from '../../../../shared/qr.ts';
-import { TRANSFER_MESSAGES, transferFormSchema } from '../../../../shared/transfers.ts';
-import { WALLET_LABELS, WALLET_MESSAGES, WALLETS } from '../../../../shared/wallets.ts';
+import { TRANSFER_MESSAGES, type TransferRequest, transferFormSchema } from '../../../../shared/transfers.ts';
+import {
+  WALLET_LABELS,
+  WALLET_MESSAGES,
+  WALLET_NOTES,
+  WALLETS,
+  type Wallet,
+} from '../../../../shared/wallets.ts';
 import { formatMoney } from '../../../lib/format.ts';
-import { ApiError, errorText } from '../../../lib/http.ts';
 import { useOffline } from '../../../lib/offline.ts';
 import { useSchemaForm } from '../../../lib/use-schema-form.ts';
 import { FormField, SelectField, TextAreaField } from '../../../ui/form-field.tsx';
-import { Modal } from '../../../ui/modal.tsx';
 import { MoneyOfflineNote } from '../../../ui/offline-notice.tsx';
 import { QrScannerButton } from '../../../ui/qr-scanner-button.tsx';
 import {
   availableBalanceQuery,
-  findRecipient,
+  memberStandingQuery,
   type Recipient,
   refreshAfterTransfer,
   sendTransfer,
   type TransferResult,
+  transferFailure,
 } from '../api.ts';
+import { clearDraft, type DraftFields, readDraft, saveDraft } from '../draft.ts';
+import '../transfers.css';
+import { useRecipientLookup } from '../use-recipient-lookup.ts';
+import { SenderNotice, type Standing, sendRefusal } from './sender-notice.tsx';
+import { FailedModal, ReceiptModal, ReviewModal } from './transfer-outcome.tsx';
 
-type Fields = { email: string; from: string; to: string; amount: string; desc: string };
-const EMPTY: Fields = { email: '', from: '', to: '', amount: '', desc: '' };
+type Fields = DraftFields;
 
-type Lookup =
-  | { state: 'idle' }
-  | { state: 'searching' }
-  | { state: 'found'; user: Recipient }
-  | { state: 'missing'; message: string };
+type Sent = { result: TransferResult; recipient: Recipient };
 
-type Outcome = { kind: 'success'; result: TransferResult } | { kind: 'error'; reason: string } | null;
+/** The wallet that can send the most now; none when both are empty (there is nothing to send). */
+function richerWallet(availableCents: Record<Wallet, number>): Wallet | '' {
+  const [first, second] = WALLETS;
+  if (availableCents[first] === 0 && availableCents[second] === 0) return '';
+  return availableCents[second] > availableCents[first] ? second : first;
+}
 
-/** Spec 2 "Transfer form": recipient by e-mail, source and destination wallets, amount, optional description. */
-export function TransferForm({ selfId, initialEmail }: { selfId: string; initialEmail?: string }) {
+/**
+ * Spec 2 "Transfer form", fields in the spec's order (recipient e-mail, amount, from, to, description),
+ * then a review step before the money leaves and a receipt after (issue 22).
+ */
+export function TransferForm({
+  member,
+  initialEmail,
+}: {
+  member: { id: string } & Standing;
+  initialEmail?: string;
+}) {
+  const selfId = member.id;
   const queryClient = useQueryClient();
   const balance = useQuery(availableBalanceQuery).data;
-  // A member's Receive QR (or a link) can bring the recipient: the lookup below runs on it as if typed.
-  const [fields, setFields] = useState<Fields>({ ...EMPTY, email: initialEmail ?? '' });
-  const [lookup, setLookup] = useState<Lookup>({ state: 'idle' });
+  // The server's word on whether this member may send; the session's copy until it answers.
+  const standing = useQuery(memberStandingQuery(selfId)).data ?? member;
+  const refusal = sendRefusal(standing);
+  // A failed transfer's values come back after the spec's reload; a Receive QR (or a link) can bring
+  // the recipient. The To wallet defaults to the recipient's Active Wallet.
+  const [fields, setFields] = useState<Fields>(
+    () => readDraft(selfId) ?? { email: initialEmail ?? '', amount: '', from: '', to: 'business', desc: '' },
+  );
+  useEffect(clearDraft, []);
+  const touched = useRef(new Set<keyof Fields>());
   const { errors, busy, submit: submitWith } = useSchemaForm();
   // Money moves only online: offline the button is disabled with the reason, and nothing is queued.
   const { offline } = useOffline();
-  const [outcome, setOutcome] = useState<Outcome>(null);
-  const latestEmail = useRef('');
+  const [review, setReview] = useState<{ input: TransferRequest; recipient: Recipient } | null>(null);
+  const [sent, setSent] = useState<Sent | null>(null);
+  const [failure, setFailure] = useState<{ reason: string; retry: boolean } | null>(null);
+  const noticeId = useId();
 
-  // Spec 9: the lookup fires after a 1 s pause in typing; an answer for an older address is dropped.
+  const availableCents = Object.fromEntries(
+    WALLETS.map((wallet) => [wallet, balance ? (parseCents(balance[wallet]) ?? 0) : 0]),
+  ) as Record<Wallet, number>;
+  const defaultFrom = balance ? richerWallet(availableCents) : '';
+
+  // From defaults to the wallet that holds the money, once the balances are known, unless chosen.
   useEffect(() => {
-    const email = fields.email.trim().toLowerCase();
-    latestEmail.current = email;
-    if (!email) {
-      setLookup({ state: 'idle' });
-      return;
-    }
-    const timer = setTimeout(async () => {
-      setLookup({ state: 'searching' });
-      try {
-        const user = await findRecipient(email);
-        if (latestEmail.current === email) setLookup({ state: 'found', user });
-      } catch (error) {
-        const message =
-          error instanceof ApiError && error.status === 404
-            ? WALLET_MESSAGES.noUserWithEmail
-            : errorText(error);
-        if (latestEmail.current === email) setLookup({ state: 'missing', message });
-      }
-    }, RECIPIENT_SEARCH_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [fields.email]);
+    if (!defaultFrom || touched.current.has('from')) return;
+    setFields((current) => (current.from ? current : { ...current, from: defaultFrom }));
+  }, [defaultFrom]);
+
+  const lookup = useRecipientLookup(fields.email, (user) => {
+    // Sending to oneself needs the other wallet: an untouched To moves off the source.
+    if (user.id !== selfId || touched.current.has('to')) return;
+    setFields((current) =>
+      current.from && current.to === current.from
+        ? { ...current, to: current.from === 'business' ? 'working' : 'business' }
+        : current,
+    );
+  });
 
   const set = (name: keyof Fields) => (e: { target: { value: string } }) => {
     const value = e.target.value;
+    touched.current.add(name);
     setFields((current) => ({ ...current, [name]: value }));
-    if (name === 'email') setLookup({ state: 'idle' });
   };
 
   // Only a member code of this app fills the recipient; anything else is named for what it is not.
@@ -81,19 +107,13 @@ export function TransferForm({ selfId, initialEmail }: { selfId: string; initial
     const payload = parseQrPayload(text, window.location.origin);
     if (payload.kind !== 'member') return QR_MESSAGES.notMemberCode;
     setFields((current) => ({ ...current, email: payload.email }));
-    setLookup({ state: 'idle' });
     return undefined;
   };
 
-  const availableCents = Object.fromEntries(
-    WALLETS.map((wallet) => [wallet, balance ? (parseCents(balance[wallet]) ?? 0) : 0]),
-  );
-
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    if (offline) return;
-    // The shared schema plus the balance the form can see: every message of spec 5 shows before any request.
-    void submitWith(
+  // The shared schema plus the balance the form can see: every message of spec 5 shows before any
+  // request. Checked again (and sent) on Confirm, so the review shows only what may be sent.
+  const check = (send: (input: TransferRequest) => Promise<void>) =>
+    submitWith(
       transferFormSchema({ availableCents, selfId }),
       {
         userto_id: lookup.state === 'found' ? lookup.user.id : '',
@@ -103,32 +123,54 @@ export function TransferForm({ selfId, initialEmail }: { selfId: string; initial
         to: fields.to,
         desc: fields.desc,
       },
-      async (input) => {
-        const result = await sendTransfer(input);
-        setOutcome({ kind: 'success', result });
-        setFields(EMPTY);
-        setLookup({ state: 'idle' });
-        void refreshAfterTransfer(queryClient);
-      },
-      (reason) => setOutcome({ kind: 'error', reason }),
+      send,
+      () => undefined,
     );
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (offline || refusal) return;
+    // Without a found recipient the schema refuses (no userto_id) and says so on the e-mail field.
+    void check(async (input) => {
+      if (lookup.state === 'found') setReview({ input, recipient: lookup.user });
+    });
   }
 
-  // Spec 2: closing either modal reloads the page.
+  async function confirm() {
+    if (!review || offline) return;
+    const { recipient } = review;
+    await check(async (input) => {
+      try {
+        const result = await sendTransfer(input);
+        clearDraft();
+        setSent({ result, recipient });
+        void refreshAfterTransfer(queryClient);
+      } catch (error) {
+        saveDraft(selfId, fields);
+        setFailure(transferFailure(error));
+      }
+    });
+    // Sent, refused, or no longer valid (the balances changed meanwhile): the review is over.
+    setReview(null);
+  }
+
+  // Spec 2: closing either modal reloads the page; a failure's values come back (see draft.ts).
   const closeAndReload = () => {
-    setOutcome(null);
+    setSent(null);
+    setFailure(null);
     window.location.reload();
   };
 
   const recipientError =
     lookup.state === 'missing' ? lookup.message : lookup.state === 'found' ? undefined : errors.userto_id;
   const insufficient = errors.amount === WALLET_MESSAGES.insufficient;
-  const sourceBalance = fields.from && balance ? balance[fields.from as keyof typeof balance] : undefined;
-  const pending = outcome?.kind === 'success' && outcome.result.transfer.status === 'pending';
+  const sourceBalance = fields.from && balance ? balance[fields.from as Wallet] : undefined;
+  const note = (wallet: string) => (wallet ? WALLET_NOTES[wallet as Wallet] : undefined);
 
   return (
     <section className="card" aria-labelledby="transfer-form-title">
       <h2 id="transfer-form-title">Send money</h2>
+      {refusal ? <SenderNotice id={noticeId} refusal={refusal} /> : null}
       <form className="form" onSubmit={submit} noValidate aria-busy={busy}>
         <FormField
           label="Recipient email"
@@ -156,17 +198,33 @@ export function TransferForm({ selfId, initialEmail }: { selfId: string; initial
               </div>
               <div>
                 <dt>Email</dt>
-                <dd>{lookup.user.email}</dd>
+                <dd className="transfer-wrap">{lookup.user.email}</dd>
               </div>
             </dl>
           ) : null}
         </div>
+        <FormField
+          label="Amount"
+          name="amount"
+          inputMode="decimal"
+          autoComplete="off"
+          value={fields.amount}
+          onChange={set('amount')}
+          error={
+            insufficient && sourceBalance
+              ? `${errors.amount} (available ${formatMoney(sourceBalance)})`
+              : errors.amount
+          }
+          hint="US dollars, up to $10,000 per transfer; $5,000 or more waits for an admin review"
+          disabled={busy}
+        />
         <SelectField
           label="From account"
           name="from"
           value={fields.from}
           onChange={set('from')}
           error={errors.from}
+          hint={note(fields.from)}
           disabled={busy}
         >
           <option value="">Select source account</option>
@@ -183,6 +241,7 @@ export function TransferForm({ selfId, initialEmail }: { selfId: string; initial
           value={fields.to}
           onChange={set('to')}
           error={errors.to}
+          hint={note(fields.to)}
           disabled={busy}
         >
           <option value="">Select destination account</option>
@@ -192,21 +251,6 @@ export function TransferForm({ selfId, initialEmail }: { selfId: string; initial
             </option>
           ))}
         </SelectField>
-        <FormField
-          label="Amount"
-          name="amount"
-          inputMode="decimal"
-          autoComplete="off"
-          value={fields.amount}
-          onChange={set('amount')}
-          error={
-            insufficient && sourceBalance
-              ? `${errors.amount} (available ${formatMoney(sourceBalance)})`
-              : errors.amount
-          }
-          hint="US dollars, up to $10,000 per transfer; $5,000 or more waits for an admin review"
-          disabled={busy}
-        />
         <TextAreaField
           label="Description (optional)"
           name="desc"
@@ -218,44 +262,28 @@ export function TransferForm({ selfId, initialEmail }: { selfId: string; initial
           disabled={busy}
         />
         <MoneyOfflineNote />
-        <button type="submit" className="button primary" disabled={busy || offline}>
-          {busy ? TRANSFER_MESSAGES.processing : 'Send Transfer'}
+        <button
+          type="submit"
+          className="button primary"
+          disabled={busy || offline || Boolean(refusal)}
+          aria-describedby={refusal ? noticeId : undefined}
+        >
+          {busy ? TRANSFER_MESSAGES.processing : TRANSFER_MESSAGES.send}
         </button>
       </form>
-      <Modal
-        open={outcome?.kind === 'success'}
-        title={pending ? 'Transfer Pending Review' : TRANSFER_MESSAGES.successTitle}
+      <ReviewModal
+        input={review?.input ?? null}
+        recipient={review?.recipient ?? null}
+        busy={busy}
+        onConfirm={() => void confirm()}
+        onEdit={() => setReview(null)}
+      />
+      <ReceiptModal
+        result={sent?.result ?? null}
+        recipient={sent?.recipient ?? null}
         onClose={closeAndReload}
-        tone="success"
-      >
-        {/* A held transfer has not reached anyone yet: it says so rather than "transferred". */}
-        <p>
-          {pending && outcome?.kind === 'success' ? outcome.result.message : TRANSFER_MESSAGES.successText}
-        </p>
-        <div className="modal-actions">
-          <button type="button" className="button primary" onClick={closeAndReload}>
-            OK
-          </button>
-        </div>
-      </Modal>
-      <Modal
-        open={outcome?.kind === 'error'}
-        title={TRANSFER_MESSAGES.failedTitle}
-        onClose={closeAndReload}
-        tone="error"
-      >
-        <p>{TRANSFER_MESSAGES.failedText}</p>
-        {outcome?.kind === 'error' ? (
-          <p role="alert" className="muted">
-            {outcome.reason}
-          </p>
-        ) : null}
-        <div className="modal-actions">
-          <button type="button" className="button" onClick={closeAndReload}>
-            Close
-          </button>
-        </div>
-      </Modal>
+      />
+      <FailedModal failure={failure} onClose={closeAndReload} />
     </section>
   );
 }

@@ -2,9 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { TRANSFER_MESSAGES, type TransferHistory } from '../../../../shared/transfers.ts';
 import { formatMoney } from '../../../lib/format.ts';
 import { Tabs } from '../../../ui/tabs.tsx';
-import { transferHistoryQuery } from '../api.ts';
-import { loadErrorText } from './transfer-dashboard.tsx';
-import { TransferTable } from './transfer-table.tsx';
+import { loadErrorText, transferHistoryQuery } from '../api.ts';
+import { TransferList } from './transfer-list.tsx';
 
 export const HISTORY_TABS = ['overview', 'outgoing', 'incoming', 'all'] as const;
 export type HistoryTab = (typeof HISTORY_TABS)[number];
@@ -43,7 +42,8 @@ export function TransferHistoryView({
         {TRANSFER_MESSAGES.loading}
       </p>
     );
-  const data = query.data ?? EMPTY;
+  // A failed refetch keeps the last answer in the cache; spec 8 shows none of it beside the error.
+  const data = query.error ? EMPTY : (query.data ?? EMPTY);
   const { stats, transfers } = data;
   const figures: [string, string | number][] = [
     ['Sent', stats.total_outgoing],
@@ -85,7 +85,7 @@ export function TransferHistoryView({
           </dl>
         ) : null}
         {tab === 'outgoing' ? (
-          <TransferTable
+          <TransferList
             transfers={transfers.outgoing}
             direction="sent"
             empty={TRANSFER_MESSAGES.noOutgoing}
@@ -93,7 +93,7 @@ export function TransferHistoryView({
           />
         ) : null}
         {tab === 'incoming' ? (
-          <TransferTable
+          <TransferList
             transfers={transfers.incoming}
             direction="received"
             empty={TRANSFER_MESSAGES.noIncoming}
@@ -101,7 +101,7 @@ export function TransferHistoryView({
           />
         ) : null}
         {tab === 'all' ? (
-          <TransferTable
+          <TransferList
             transfers={transfers.all}
             direction="both"
             sentIds={own}

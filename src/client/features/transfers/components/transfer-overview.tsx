@@ -3,7 +3,7 @@ import type { Transfer, TransferHistory, TransferStats } from '../../../../share
 import { TRANSFER_MESSAGES } from '../../../../shared/transfers.ts';
 import { WALLET_LABELS } from '../../../../shared/wallets.ts';
 import { formatDateTime, formatMoney } from '../../../lib/format.ts';
-import { SignedAmount, StatusBadge } from './transfer-table.tsx';
+import { SignedAmount, StatusBadge } from './transfer-list.tsx';
 
 /** RULES.md: a real change against the previous 30 days, or a dash; never an invented figure. */
 function Trend({ percent }: { percent: number | null }) {
