@@ -87,7 +87,7 @@ function watchStatusChecks(page: Page): { at: number; url: string }[] {
 }
 
 async function openPayPage(page: Page): Promise<void> {
-  await page.getByRole('navigation', { name: 'Member' }).getByRole('link', { name: 'Pay' }).click();
+  await page.getByRole('navigation', { name: 'Member' }).getByRole('link', { name: 'Deposit' }).click();
   await expect(page).toHaveURL(/\/user\/scanner$/);
   await expect(page.getByRole('heading', { level: 1, name: PAYMENT_MESSAGES.title })).toBeVisible();
 }
@@ -129,7 +129,7 @@ test('the deposit history starts empty, and the Pay tab fits a 360 px phone', as
   await page.setViewportSize({ width: 360, height: 740 });
   const nav = page.getByRole('navigation', { name: 'Member' });
   const items = nav.locator('.bottom-nav-item');
-  await expect(items).toHaveText([/Dashboard/, /Transfer/, /Pay/, /Support/, /Sign out/]);
+  await expect(items).toHaveText([/Dashboard/, /Transfer/, /Deposit/, /Support/, /More/]);
   for (const item of await items.all()) {
     const box = await item.boundingBox();
     expect(box).not.toBeNull();
@@ -142,7 +142,7 @@ test('the deposit history starts empty, and the Pay tab fits a 360 px phone', as
     await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
   ).toBeLessThanOrEqual(0);
   await openPayPage(page);
-  await expect(nav.getByRole('link', { name: 'Pay' })).toHaveAttribute('aria-current', 'page');
+  await expect(nav.getByRole('link', { name: 'Deposit' })).toHaveAttribute('aria-current', 'page');
 });
 
 test('the form offers USDT priced in usd, paid only in BEP20 USDT, shows the minimum and checks before sending', async ({
