@@ -26,10 +26,18 @@ export class ApiError extends Error {
 }
 
 /**
- * No answer at all (offline, the server unreachable, the connection cut): an ApiError with status 0 and
- * the generic text (spec 9 fallbacks), so no screen ever shows the browser's own "Failed to fetch".
+ * No answer at all (offline, the server unreachable, the connection cut), thrown instead of the
+ * browser's own TypeError ("Failed to fetch"), with the generic text (spec 9). Deliberately not an
+ * ApiError: screens treat an ApiError as the server's word and fall back to their own spec text
+ * (e.g. "Failed to create payment") for anything else, which is right when nothing answered.
  */
-export const networkError = () => new ApiError(0, { message: GENERIC.somethingWentWrong });
+export class NetworkError extends Error {
+  constructor() {
+    super(GENERIC.somethingWentWrong);
+    this.name = 'NetworkError';
+  }
+}
+const networkError = () => new NetworkError();
 
 let onUnauthorized: (() => void) | undefined;
 /** Called when a signed-in call answers 401: the session ended on the server (expired, blocked, signed out elsewhere). */
