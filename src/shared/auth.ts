@@ -58,6 +58,12 @@ export const registerSchema = v.object({
 });
 export type RegisterInput = v.InferOutput<typeof registerSchema>;
 
+/** The sign-in screen's own texts (issue 22): said after a sign-out, and the way in after registering. */
+export const SIGN_IN_TEXT = {
+  signedOut: "You're signed out",
+  signIn: 'Sign in',
+} as const;
+
 export const messageSchema = v.object({ message: v.string() });
 
 /** A member as the API shows them: the User fields plus their wallet balances (API.md "Accounts"). */

@@ -85,6 +85,13 @@ export async function signInMember(page: Page, member: Member): Promise<void> {
   await expect.poll(async () => JSON.stringify(await persistedQueries(page))).toContain(member.email);
 }
 
+/** Signs the member out the way a person does: "More" in the bottom navigation, then Sign out. */
+export async function signOutMember(page: Page): Promise<void> {
+  await page.getByRole('navigation', { name: 'Member' }).getByRole('button', { name: 'More' }).click();
+  await page.getByRole('dialog', { name: 'More' }).getByRole('button', { name: 'Sign out' }).click();
+  await expect(page).toHaveURL(/\/login(\?|$)/);
+}
+
 type PersistedQuery = { queryKey: unknown[]; state: { data: unknown } };
 
 /** The queries the client keeps in localStorage under "root" (spec 3), or null when nothing is stored. */

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { AUTH, SESSION } from '../../src/shared/messages.ts';
+import { AUTH, GENERIC, SESSION } from '../../src/shared/messages.ts';
 import {
   fillSignIn,
   type Member,
@@ -7,6 +7,7 @@ import {
   persistedQueries,
   registerByApi,
   signInMember,
+  signOutMember,
 } from './helpers.ts';
 
 // Spec 4 "Session" on a phone: the member area lets in members only, sends a signed-out visitor to sign
@@ -71,4 +72,106 @@ test('the member is signed out by the app once the session’s expireAt passes',
   // The expired session does not let the member back in.
   await page.goto('/user/dashboard');
   await expect(page).toHaveURL(/\/login\?redirect=/);
+});
+
+test('a signed-in member opening /login goes on to the dashboard, or where the link was headed', async ({
+  page,
+}) => {
+  await signInMember(page, member);
+  await page.goto('/login');
+  await expect(page).toHaveURL(/\/user\/dashboard$/);
+  await expect(page.getByRole('heading', { name: `Welcome, ${member.fullname}` })).toBeVisible();
+
+  await page.goto('/login?redirect=/user/transfer-history');
+  await expect(page).toHaveURL(/\/user\/transfer-history(\?|$)/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Transfer history' })).toBeVisible();
+
+  // Signed out, /login shows the form again.
+  await signOutMember(page);
+  await page.goto('/login');
+  await expect(page.getByRole('heading', { name: 'Member login' })).toBeVisible();
+  await expect(page.getByLabel('Email')).toHaveValue('');
+});
+
+test('the More sheet fits a 360 px phone and opens the screens the navigation leaves out', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 360, height: 740 });
+  await signInMember(page, member);
+  const more = page.getByRole('dialog', { name: 'More' });
+  const openMore = async () => {
+    await page.getByRole('navigation', { name: 'Member' }).getByRole('button', { name: 'More' }).click();
+    await expect(more).toBeVisible();
+  };
+
+  await openMore();
+  const items = [
+    ...(await more.getByRole('link').all()),
+    more.getByRole('button', { name: 'Sign out' }),
+    more.getByRole('button', { name: 'Close dialog' }),
+  ];
+  expect(items).toHaveLength(5);
+  for (const item of items) {
+    const box = await item.boundingBox();
+    expect(box).not.toBeNull();
+    expect(box?.height ?? 0).toBeGreaterThanOrEqual(44);
+    expect(box?.x ?? -1).toBeGreaterThanOrEqual(0);
+    expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(360.5);
+  }
+  expect(
+    await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+  ).toBeLessThanOrEqual(0);
+  // Escape closes it without going anywhere.
+  await page.keyboard.press('Escape');
+  await expect(more).toBeHidden();
+  await expect(page).toHaveURL(/\/user\/dashboard$/);
+
+  for (const [link, heading, path] of [
+    ['Notifications', 'Notifications', /\/user\/notifications$/],
+    ['Deposit history', 'Deposit history', /\/user\/deposit-history$/],
+    ['Transfer history', 'Transfer history', /\/user\/transfer-history(\?|$)/],
+  ] as const) {
+    await openMore();
+    await more.getByRole('link', { name: link }).click();
+    await expect(page).toHaveURL(path);
+    await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+    await expect(more).toBeHidden();
+  }
+  // The screen open now is marked in the sheet, and "More" itself in the navigation.
+  await expect(
+    page.getByRole('navigation', { name: 'Member' }).getByRole('button', { name: 'More' }),
+  ).toHaveAttribute('aria-current', 'page');
+  await openMore();
+  await expect(more.getByRole('link', { name: 'Transfer history' })).toHaveAttribute('aria-current', 'page');
+});
+
+test.describe('no answer from the server', () => {
+  // The service worker would make the request itself, out of page.route's reach.
+  test.use({ serviceWorkers: 'block' });
+
+  test('a member screen says "Something went wrong", never the browser’s "Failed to fetch"', async ({
+    page,
+  }) => {
+    await signInMember(page, member);
+    await page.route('**/api/v1/notifications/user/**', (route) => route.abort('internetdisconnected'));
+    await page.goto('/user/notifications');
+    const error = page.getByRole('alert').filter({ hasText: GENERIC.somethingWentWrong });
+    await expect(error).toBeVisible();
+    await expect(page.getByText('Failed to fetch')).toHaveCount(0);
+
+    // The network back, "Try again" loads the screen.
+    await page.unroute('**/api/v1/notifications/user/**');
+    await error.getByRole('button', { name: 'Try again' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Notifications' })).toBeVisible();
+    await expect(error).toHaveCount(0);
+  });
+
+  test('sign-in with no answer shows the generic text in the Error dialog', async ({ page }) => {
+    await page.goto('/login');
+    await page.route('**/api/v1/auth/signin', (route) => route.abort('connectionrefused'));
+    await fillSignIn(page, member.email, member.password);
+    const dialog = page.getByRole('dialog', { name: 'Error' });
+    await expect(dialog.getByRole('alert')).toHaveText(GENERIC.somethingWentWrong);
+    await expect(page).toHaveURL(/\/login$/);
+  });
 });

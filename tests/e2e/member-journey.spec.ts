@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { SIGN_IN_TEXT } from '../../src/shared/auth.ts';
 import { AUTH, DIALOG } from '../../src/shared/messages.ts';
 import { newMember, persistedQueries, referralCodeOf, registerByApi } from './helpers.ts';
 
@@ -24,7 +25,7 @@ test('a referred visitor registers, signs in, copies their link and signs out', 
     await expect(page.getByLabel('Referral code (optional)')).toHaveValue(sponsorCode);
   });
 
-  await test.step('registering shows the Success dialog and Go back leads to sign-in', async () => {
+  await test.step('registering shows the Success dialog whose Sign in leads to the filled-in form', async () => {
     await page.getByLabel('Full name').fill(visitor.fullname);
     await page.getByLabel('Username').fill(visitor.username);
     await page.getByLabel('Email').fill(visitor.email);
@@ -36,13 +37,16 @@ test('a referred visitor registers, signs in, copies their link and signs out', 
     await expect(dialog).toBeVisible();
     await expect(dialog).toContainText(AUTH.registered);
     await expect(dialog.getByRole('button', { name: 'Close dialog' })).toBeVisible();
-    await dialog.getByRole('button', { name: DIALOG.goBack }).click();
+    await dialog.getByRole('button', { name: SIGN_IN_TEXT.signIn }).click();
     await expect(page).toHaveURL(/\/login$/);
     await expect(page.getByRole('heading', { name: 'Member login' })).toBeVisible();
+    // The e-mail the account was made with is filled in (and kept out of the address bar).
+    await expect(page.getByLabel('Email')).toHaveValue(visitor.email);
+    await expect(page.getByLabel('Password')).toHaveValue('');
+    expect(page.url()).not.toContain('example.com');
   });
 
   await test.step('signing in lands on the dashboard with the bottom navigation', async () => {
-    await page.getByLabel('Email').fill(visitor.email);
     await page.getByLabel('Password').fill(visitor.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page).toHaveURL(/\/user\/dashboard$/);
@@ -51,7 +55,15 @@ test('a referred visitor registers, signs in, copies their link and signs out', 
     await expect(nav).toBeVisible();
     await expect(nav).toBeInViewport();
     await expect(nav.getByRole('link', { name: 'Dashboard' })).toHaveAttribute('aria-current', 'page');
-    await expect(nav.getByRole('button', { name: 'Sign out' })).toBeVisible();
+    await expect(nav.locator('.bottom-nav-item')).toHaveText([
+      /Dashboard/,
+      /Transfer/,
+      /Deposit/,
+      /Support/,
+      /More/,
+    ]);
+    // Sign out is not a tab: it waits in the More sheet.
+    await expect(nav.getByRole('button', { name: 'Sign out' })).toHaveCount(0);
 
     await expect(page.getByRole('heading', { name: `Welcome, ${visitor.fullname}` })).toBeVisible();
     await expect(page.getByTestId('member-name')).toHaveText(visitor.fullname);
@@ -102,10 +114,14 @@ test('a referred visitor registers, signs in, copies their link and signs out', 
     await expect(page.getByRole('heading', { name: `Welcome, ${visitor.fullname}` })).toBeVisible();
   });
 
-  await test.step('signing out from the bottom navigation returns to sign-in and forgets the member', async () => {
-    await page.getByRole('navigation', { name: 'Member' }).getByRole('button', { name: 'Sign out' }).click();
+  await test.step('signing out from the More sheet says so on sign-in and forgets the member', async () => {
+    await page.getByRole('navigation', { name: 'Member' }).getByRole('button', { name: 'More' }).click();
+    const more = page.getByRole('dialog', { name: 'More' });
+    await expect(more).toBeVisible();
+    await more.getByRole('button', { name: 'Sign out' }).click();
     await expect(page).toHaveURL(/\/login(\?|$)/);
     await expect(page.getByRole('heading', { name: 'Member login' })).toBeVisible();
+    await expect(page.getByRole('status').filter({ hasText: SIGN_IN_TEXT.signedOut })).toBeVisible();
     await expect.poll(async () => JSON.stringify(await persistedQueries(page))).not.toContain(visitor.email);
 
     await page.goto('/user/dashboard');

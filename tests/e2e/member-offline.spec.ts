@@ -12,6 +12,7 @@ import {
   signInAdminByApi,
   signInByApi,
   signInMember,
+  signOutMember,
   transferByApi,
 } from './helpers.ts';
 import { waitForControl } from './pwa-helpers.ts';
@@ -193,8 +194,7 @@ test("signing out empties the copies: the next member on the phone never sees th
   await expect(recentTransfer(page)).toBeVisible();
   await expect.poll(async () => (await copyKeys(page)).length).toBeGreaterThan(1);
 
-  await page.getByRole('navigation', { name: 'Member' }).getByRole('button', { name: 'Sign out' }).click();
-  await expect(page).toHaveURL(/\/login/);
+  await signOutMember(page);
   await expect.poll(() => copyKeys(page)).toEqual([]);
 
   // The next member, on the same phone: their own copies only.

@@ -20,3 +20,14 @@ declare module '@tanstack/react-router' {
     router: ReturnType<typeof createAppRouter>;
   }
 }
+
+// What a screen hands the next one in the browser's history entry, not in the address bar: an e-mail
+// in a URL would reach server logs and shared links.
+declare module '@tanstack/history' {
+  interface HistoryState {
+    /** /login after a sign-out: say so. */
+    signedOut?: boolean;
+    /** /login after registering: the new member's e-mail, filled in. */
+    email?: string;
+  }
+}

@@ -25,6 +25,20 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * No answer at all (offline, the server unreachable, the connection cut), thrown instead of the
+ * browser's own TypeError ("Failed to fetch"), with the generic text (spec 9). Deliberately not an
+ * ApiError: screens treat an ApiError as the server's word and fall back to their own spec text
+ * (e.g. "Failed to create payment") for anything else, which is right when nothing answered.
+ */
+export class NetworkError extends Error {
+  constructor() {
+    super(GENERIC.somethingWentWrong);
+    this.name = 'NetworkError';
+  }
+}
+const networkError = () => new NetworkError();
+
 let onUnauthorized: (() => void) | undefined;
 /** Called when a signed-in call answers 401: the session ended on the server (expired, blocked, signed out elsewhere). */
 export function setUnauthorizedHandler(handler: () => void): void {
@@ -39,7 +53,7 @@ const readCookie = (name: string) =>
 
 /** GET /auth/csrf sets the token cookie; its body is read to the end so the request closes. */
 async function fetchCsrfCookie(): Promise<void> {
-  await (await send('GET', '/auth/csrf')).text();
+  await readBody(await send('GET', '/auth/csrf'));
 }
 
 async function ensureCsrfToken(): Promise<string> {
@@ -59,16 +73,23 @@ async function send(
   const headers: Record<string, string> = { ...extraHeaders, accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (csrfToken !== undefined) headers[CSRF_HEADER] = csrfToken;
-  return fetch(`${API_BASE}${path}`, {
-    method,
-    headers,
-    credentials: 'same-origin',
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  try {
+    return await fetch(`${API_BASE}${path}`, {
+      method,
+      headers,
+      credentials: 'same-origin',
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw networkError();
+  }
 }
 
 async function readBody(response: Response): Promise<unknown> {
-  const text = await response.text();
+  // The connection can also drop halfway through the body.
+  const text = await response.text().catch(() => {
+    throw networkError();
+  });
   if (!text) return undefined;
   try {
     return JSON.parse(text);
@@ -105,9 +126,13 @@ export async function api<T>(
   return parsed as T;
 }
 
+/**
+ * The text to show for any failure. A TypeError is what fetch rejects with when there is no answer (a
+ * call made outside api(), e.g. a file upload): it gets the generic text too, never "Failed to fetch".
+ */
 export const errorText = (error: unknown) =>
   error instanceof ApiError
     ? error.display
-    : error instanceof Error
+    : error instanceof Error && !(error instanceof TypeError)
       ? error.message
       : GENERIC.somethingWentWrong;

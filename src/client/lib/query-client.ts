@@ -3,14 +3,16 @@ import { QueryClient } from '@tanstack/react-query';
 import { persistQueryClientRestore, persistQueryClientSubscribe } from '@tanstack/react-query-persist-client';
 import { PERSIST_RESTORE_TIMEOUT_MS, PERSIST_STORAGE_KEY } from '../../shared/constants.ts';
 
-// Spec 3: only the session slices (auth, admin) persist, in localStorage under the key "root".
-export const PERSISTED_KEYS = ['auth', 'admin'] as const;
+// Spec 3 and 9: only the member's session (`auth`) persists, in localStorage under the key "root". The
+// admin's session (`admin`) lives in memory only and is asked of the server after a reload.
+export const PERSISTED_KEYS = ['auth'] as const;
+const SESSION_KEYS = ['auth', 'admin'] as const;
 
 export function createQueryClient(): QueryClient {
   const client = new QueryClient({
     defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false, staleTime: 30_000 } },
   });
-  for (const key of PERSISTED_KEYS)
+  for (const key of SESSION_KEYS)
     client.setQueryDefaults([key], { gcTime: Number.POSITIVE_INFINITY, staleTime: 60_000 });
   return client;
 }
@@ -25,6 +27,8 @@ export async function restorePersistedState(queryClient: QueryClient): Promise<v
   });
   const timeout = new Promise<void>((resolve) => setTimeout(resolve, PERSIST_RESTORE_TIMEOUT_MS));
   await Promise.race([persistQueryClientRestore({ queryClient, persister }).catch(() => undefined), timeout]);
+  // A copy written by an older version may still hold an admin: never trust it, ask the server instead.
+  queryClient.removeQueries({ queryKey: ['admin'] });
   persistQueryClientSubscribe({
     queryClient,
     persister,

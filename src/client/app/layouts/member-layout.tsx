@@ -1,17 +1,60 @@
-import { Link, Outlet } from '@tanstack/react-router';
+import { Link, Outlet, useRouterState } from '@tanstack/react-router';
+import { useEffect, useState } from 'react';
 import { SignOutButton } from '../../features/auth/components/sign-out-button.tsx';
 import { useMemberSession } from '../../features/auth/use-session-watch.ts';
 import { NotificationBell } from '../../features/notifications/components/notification-bell.tsx';
 import { SitePopup } from '../../features/notifications/components/site-popup.tsx';
 import { useLiveChannel } from '../../features/notifications/use-live-channel.ts';
+import { Modal } from '../../ui/modal.tsx';
 import { OfflineNotice } from '../../ui/offline-notice.tsx';
 import { RiskNote } from '../../ui/risk-note.tsx';
 import { InstallApp, IosInstallHint } from '../pwa/install-app.tsx';
+import './member-layout.css';
+
+/** The member screens that are not in the bottom navigation: reached through "More". */
+const MORE_LINKS = [
+  ['/user/notifications', 'Notifications'],
+  ['/user/deposit-history', 'Deposit history'],
+  ['/user/transfer-history', 'Transfer history'],
+] as const;
+
+/**
+ * "More": the rest of the member's screens and Sign out, in a sheet. Signing out is kept out of the
+ * thumb's reach beside Support (issue 22): one more tap, never by accident.
+ */
+function MoreSheet({ open, onClose }: { open: boolean; onClose: () => void }) {
+  return (
+    <Modal open={open} title="More" onClose={onClose}>
+      <div className="more-sheet">
+        <ul>
+          {MORE_LINKS.map(([to, label]) => (
+            <li key={to}>
+              <Link
+                to={to}
+                className="more-sheet-item"
+                activeProps={{ 'aria-current': 'page' }}
+                onClick={onClose}
+              >
+                {label}
+              </Link>
+            </li>
+          ))}
+        </ul>
+        <SignOutButton area="member" className="more-sheet-item sign-out" />
+      </div>
+    </Modal>
+  );
+}
 
 /** The member area: a phone layout with a bottom navigation. */
 export function MemberLayout() {
   const session = useMemberSession();
   useLiveChannel(Boolean(session));
+  const [moreOpen, setMoreOpen] = useState(false);
+  const pathname = useRouterState({ select: (state) => state.location.pathname });
+  // Any navigation (a link in the sheet, the back button) closes the sheet.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: pathname is the trigger, not a value read.
+  useEffect(() => setMoreOpen(false), [pathname]);
   return (
     <div className="member-shell">
       <header className="member-header">
@@ -40,14 +83,25 @@ export function MemberLayout() {
         </Link>
         <Link to="/user/scanner" className="bottom-nav-item" activeProps={{ 'aria-current': 'page' }}>
           <span aria-hidden="true">₮</span>
-          Pay
+          Deposit
         </Link>
         <Link to="/user/queries" className="bottom-nav-item" activeProps={{ 'aria-current': 'page' }}>
           <span aria-hidden="true">?</span>
           Support
         </Link>
-        <SignOutButton area="member" className="bottom-nav-item as-button" />
+        <button
+          type="button"
+          className="bottom-nav-item as-button"
+          aria-haspopup="dialog"
+          aria-expanded={moreOpen}
+          aria-current={MORE_LINKS.some(([to]) => to === pathname) ? 'page' : undefined}
+          onClick={() => setMoreOpen(true)}
+        >
+          <span aria-hidden="true">⋯</span>
+          More
+        </button>
       </nav>
+      <MoreSheet open={moreOpen} onClose={() => setMoreOpen(false)} />
     </div>
   );
 }

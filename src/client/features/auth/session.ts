@@ -3,10 +3,19 @@ import type { AdminSession, MemberSession, RegisterInput, SignInInput } from '..
 import { ApiError, api } from '../../lib/http.ts';
 import { clearOfflineCopies } from '../../lib/offline.ts';
 
-// The session slices of spec 3: `auth` (member) and `admin`, each with its expireAt. They live in the
-// query cache (persisted under "root"); the server remains the judge, and GET /auth/session refreshes them.
+// The session slices of spec 3: `auth` with `expireAt` (member) and `admin` with `adminExpireAt`. They
+// live in the query cache; only `auth` is persisted under "root" (spec 3, 9), so an admin's session is
+// asked of the server again (GET /auth/session) after a reload. The server remains the judge.
 
 type Current = MemberSession | AdminSession;
+
+/** The admin slice as the client keeps it (spec 3): the API's `{admin, expireAt}` under spec names. */
+export type AdminSessionState = { admin: AdminSession['admin']; adminExpireAt: string };
+
+const toAdminState = (session: AdminSession): AdminSessionState => ({
+  admin: session.admin,
+  adminExpireAt: session.expireAt,
+});
 
 async function fetchCurrent(): Promise<Current | null> {
   try {
@@ -27,23 +36,52 @@ export const memberSessionQuery = queryOptions({
 
 export const adminSessionQuery = queryOptions({
   queryKey: ['admin'],
-  queryFn: async (): Promise<AdminSession | null> => {
+  queryFn: async (): Promise<AdminSessionState | null> => {
     const current = await fetchCurrent();
-    return current && 'admin' in current ? current : null;
+    return current && 'admin' in current ? toAdminState(current) : null;
   },
+  // Asked by the /admin guards before a screen shows: no answer fails at once (an offline browser
+  // would otherwise wait for the network) and the guard sends to sign in.
+  networkMode: 'always',
+  retry: false,
 });
 
-const live = <T extends { expireAt: string }>(s: T | null | undefined): T | null =>
-  s && Date.parse(s.expireAt) > Date.now() ? s : null;
+const isLive = (expireAt: string | undefined) => expireAt !== undefined && Date.parse(expireAt) > Date.now();
 
-export const currentMember = (qc: QueryClient) => live(qc.getQueryData(memberSessionQuery.queryKey));
-export const currentAdmin = (qc: QueryClient) => live(qc.getQueryData(adminSessionQuery.queryKey));
+export function currentMember(qc: QueryClient): MemberSession | null {
+  const session = qc.getQueryData(memberSessionQuery.queryKey);
+  return session && isLive(session.expireAt) ? session : null;
+}
+
+export function currentAdmin(qc: QueryClient): AdminSessionState | null {
+  const session = qc.getQueryData(adminSessionQuery.queryKey);
+  return session && isLive(session.adminExpireAt) ? session : null;
+}
+
+/**
+ * The signed-in admin, asking the server when this page load has not yet (the admin slice is not
+ * persisted). No answer at all (offline) counts as no admin: the guards then send to sign in.
+ */
+export async function adminFromServer(qc: QueryClient): Promise<AdminSessionState | null> {
+  const cached = currentAdmin(qc);
+  if (cached) return cached;
+  const session = await qc.ensureQueryData(adminSessionQuery).catch(() => null);
+  return session && isLive(session.adminExpireAt) ? session : null;
+}
+
+let endedHere = false;
+/**
+ * Whether this page ended the session itself (sign-out, expiry, a 401), as opposed to the server
+ * answering "nobody" to GET /auth/session: whoever ended it also chose where to go next.
+ */
+export const sessionEndedHere = () => endedHere;
 
 /**
  * Forgets every trace of the signed-in person in this browser (shared phones): the query cache, the
  * persisted session and the offline copies of their data (done when the returned promise settles).
  */
 export function clearSession(qc: QueryClient): Promise<void> {
+  endedHere = true;
   qc.clear();
   qc.setQueryData(memberSessionQuery.queryKey, null);
   qc.setQueryData(adminSessionQuery.queryKey, null);
@@ -54,13 +92,15 @@ export async function signInMember(qc: QueryClient, input: SignInInput): Promise
   const session = await api<MemberSession>('POST', '/auth/signin', input);
   // One person per browser: signing in as a member ends any admin view held here.
   await clearSession(qc);
+  endedHere = false;
   qc.setQueryData(memberSessionQuery.queryKey, session);
   return session;
 }
 
-export async function signInAdmin(qc: QueryClient, input: SignInInput): Promise<AdminSession> {
-  const session = await api<AdminSession>('POST', '/auth/adminsignin', input);
+export async function signInAdmin(qc: QueryClient, input: SignInInput): Promise<AdminSessionState> {
+  const session = toAdminState(await api<AdminSession>('POST', '/auth/adminsignin', input));
   await clearSession(qc);
+  endedHere = false;
   qc.setQueryData(adminSessionQuery.queryKey, session);
   return session;
 }

@@ -3,23 +3,24 @@ import { useNavigate } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import toast from 'react-hot-toast';
 import { AUTH } from '../../../shared/messages.ts';
-import { adminSessionQuery, clearSession, memberSessionQuery } from './session.ts';
+import { adminSessionQuery, clearSession, memberSessionQuery, sessionEndedHere } from './session.ts';
 
 /**
  * Keeps a signed-in area honest: re-asks the server who is signed in (a blocked member or a session
- * ended elsewhere is sent to sign in), and signs out by itself the moment expireAt passes.
+ * ended elsewhere is sent to sign in), and signs out by itself the moment the expiry passes
+ * (`expireAt` for a member, `adminExpireAt` for an admin).
  */
-function useWatch(data: { expireAt: string } | null | undefined, loginPath: '/login' | '/admin-login') {
+function useWatch(signedOut: boolean, expireAt: string | undefined, loginPath: '/login' | '/admin-login') {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
 
   useEffect(() => {
-    if (data !== null) return;
+    // A sign-out here goes to its own page ("You're signed out"): only the server's "nobody" leads here.
+    if (!signedOut || sessionEndedHere()) return;
     clearSession(queryClient);
     navigate({ to: loginPath, search: { redirect: window.location.pathname } });
-  }, [data, queryClient, navigate, loginPath]);
+  }, [signedOut, queryClient, navigate, loginPath]);
 
-  const expireAt = data?.expireAt;
   useEffect(() => {
     if (!expireAt) return;
     const timer = setTimeout(
@@ -36,12 +37,12 @@ function useWatch(data: { expireAt: string } | null | undefined, loginPath: '/lo
 
 export function useMemberSession() {
   const { data } = useQuery(memberSessionQuery);
-  useWatch(data, '/login');
+  useWatch(data === null, data?.expireAt, '/login');
   return data ?? undefined;
 }
 
 export function useAdminSession() {
   const { data } = useQuery(adminSessionQuery);
-  useWatch(data, '/admin-login');
+  useWatch(data === null, data?.adminExpireAt, '/admin-login');
   return data ?? undefined;
 }

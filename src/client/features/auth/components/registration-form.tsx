@@ -1,10 +1,12 @@
 import { useNavigate } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
-import { registerSchema } from '../../../../shared/auth.ts';
+import { registerSchema, SIGN_IN_TEXT } from '../../../../shared/auth.ts';
 import { PASSWORD_MIN_LENGTH } from '../../../../shared/constants.ts';
+import { DIALOG } from '../../../../shared/messages.ts';
 import { useSchemaForm } from '../../../lib/use-schema-form.ts';
-import { ErrorDialog, SuccessDialog } from '../../../ui/dialogs.tsx';
+import { ErrorDialog } from '../../../ui/dialogs.tsx';
 import { FormField } from '../../../ui/form-field.tsx';
+import { Modal } from '../../../ui/modal.tsx';
 import { register } from '../session.ts';
 
 type Fields = {
@@ -28,6 +30,8 @@ export function RegistrationForm({ referralCode }: { referralCode?: string }) {
   });
   const { errors, busy, submit: submitWith } = useSchemaForm();
   const [success, setSuccess] = useState('');
+  // The address the account was made with, for the sign-in form (the box may be edited meanwhile).
+  const [registeredEmail, setRegisteredEmail] = useState('');
   const [serverError, setServerError] = useState('');
 
   const set = (name: keyof Fields) => (e: { target: { value: string } }) =>
@@ -38,10 +42,16 @@ export function RegistrationForm({ referralCode }: { referralCode?: string }) {
     void submitWith(
       registerSchema,
       fields,
-      async (input) => setSuccess((await register(input)).message),
+      async (input) => {
+        const { message } = await register(input);
+        setRegisteredEmail(input.email);
+        setSuccess(message);
+      },
       setServerError,
     );
   }
+
+  const toSignIn = () => navigate({ to: '/login', state: { email: registeredEmail } });
 
   const common = { disabled: busy, required: true };
   return (
@@ -109,7 +119,15 @@ export function RegistrationForm({ referralCode }: { referralCode?: string }) {
       <button type="submit" className="button primary block" disabled={busy}>
         {busy ? 'Creating account...' : 'Create account'}
       </button>
-      <SuccessDialog open={success !== ''} message={success} onClose={() => navigate({ to: '/login' })} />
+      {/* The spec's Success dialog, whose one way on is signing in: the e-mail goes along, filled in. */}
+      <Modal open={success !== ''} title={DIALOG.successTitle} onClose={toSignIn} tone="success">
+        <p>{success}</p>
+        <div className="modal-actions">
+          <button type="button" className="button primary" onClick={toSignIn}>
+            {SIGN_IN_TEXT.signIn}
+          </button>
+        </div>
+      </Modal>
       <ErrorDialog open={serverError !== ''} error={serverError} onClose={() => setServerError('')} />
     </form>
   );

@@ -1,17 +1,28 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
-import { signInSchema } from '../../../../shared/auth.ts';
+import { SIGN_IN_TEXT, signInSchema } from '../../../../shared/auth.ts';
 import { useSchemaForm } from '../../../lib/use-schema-form.ts';
 import { ErrorDialog } from '../../../ui/dialogs.tsx';
 import { FormField } from '../../../ui/form-field.tsx';
 import { safeRedirect, signInAdmin, signInMember } from '../session.ts';
 
-/** Member (/login) and admin (/admin-login) sign-in: the same form against separate calls. */
-export function SignInForm({ area, redirectTo }: { area: 'member' | 'admin'; redirectTo?: string }) {
+/**
+ * Member (/login) and admin (/admin-login) sign-in: the same form against separate calls. `initialEmail`
+ * fills the e-mail in, e.g. right after registering.
+ */
+export function SignInForm({
+  area,
+  redirectTo,
+  initialEmail,
+}: {
+  area: 'member' | 'admin';
+  redirectTo?: string;
+  initialEmail?: string;
+}) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const [fields, setFields] = useState({ email: '', password: '' });
+  const [fields, setFields] = useState({ email: initialEmail ?? '', password: '' });
   const { errors: fieldErrors, busy, submit: submitWith } = useSchemaForm();
   const [serverError, setServerError] = useState('');
 
@@ -57,7 +68,7 @@ export function SignInForm({ area, redirectTo }: { area: 'member' | 'admin'; red
         onChange={(e) => setFields({ ...fields, password: e.target.value })}
       />
       <button type="submit" className="button primary block" disabled={busy}>
-        {busy ? 'Signing in...' : 'Sign in'}
+        {busy ? 'Signing in...' : SIGN_IN_TEXT.signIn}
       </button>
       <ErrorDialog open={serverError !== ''} error={serverError} onClose={() => setServerError('')} />
     </form>

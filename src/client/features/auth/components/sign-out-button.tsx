@@ -22,7 +22,8 @@ export function SignOutButton({
         setBusy(true);
         // Local state is cleared even if the network fails; the server session then ends at expiry.
         await signOut(queryClient, area).catch(() => undefined);
-        await navigate({ to: area === 'admin' ? '/admin-login' : '/login' });
+        // The sign-in page then says "You're signed out" (SIGN_IN_TEXT.signedOut).
+        await navigate({ to: area === 'admin' ? '/admin-login' : '/login', state: { signedOut: true } });
       }}
     >
       {busy ? 'Signing out...' : 'Sign out'}
