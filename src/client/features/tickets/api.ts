@@ -15,7 +15,7 @@ import {
   type TicketResult,
   type TicketStatus,
 } from '../../../shared/tickets.ts';
-import { ApiError, api } from '../../lib/http.ts';
+import { ApiError, api, NetworkError } from '../../lib/http.ts';
 import { newIdempotencyKey } from '../../lib/idempotency.ts';
 
 // Every ticket query key starts with "tickets": the live channel's "tickets" event refetches them all.
@@ -81,11 +81,14 @@ const readCookie = (name: string) =>
 
 async function postForm(path: string, form: FormData): Promise<Response> {
   if (!readCookie(CSRF_COOKIE)) await api('GET', '/auth/csrf');
+  // No answer at all is the app's generic text, never the browser's "Failed to fetch" (issue 22).
   return fetch(`${API_BASE}${path}`, {
     method: 'POST',
     credentials: 'same-origin',
     headers: { accept: 'application/json', [CSRF_HEADER]: readCookie(CSRF_COOKIE) ?? '' },
     body: form,
+  }).catch(() => {
+    throw new NetworkError();
   });
 }
 
