@@ -11,18 +11,139 @@ export const AUDIT_MESSAGES = {
   empty: 'No audit entries match this filter.',
 } as const;
 
-/** What each action is called on the screen; an action not listed shows as it is stored. */
+/** What each action is called on the screen when its before and after say nothing more precise. */
 export const AUDIT_ACTION_LABELS: Record<string, string> = {
-  'user.update': 'Member edited',
-  'user.delete': 'Member deleted',
-  'user.deactivate': 'Member deactivated instead of deleted',
-  'user.sessions_end': 'Sessions ended',
-  'wallet.credit': 'Wallet credited',
-  'wallet.debit': 'Wallet debited',
-  'transfer.approve': 'Transfer approved',
-  'transfer.reject': 'Transfer rejected',
-  'payment.manual_credit': 'Payment credited by hand',
+  'user.update': 'Edited member',
+  'user.delete': 'Erased member',
+  'user.deactivate': 'Blocked and deactivated member instead of deleting',
+  'user.sessions_end': 'Ended member’s sessions',
+  'wallet.credit': 'Credited wallet',
+  'wallet.debit': 'Debited wallet',
+  'transfer.approve': 'Approved transfer',
+  'transfer.reject': 'Rejected transfer',
+  'payment.manual_credit': 'Credited payment by hand',
+  'notification.create': 'Sent notification',
+  'notification.delete': 'Deleted notification',
+  'notification.banner': 'Uploaded banner',
+  'ticket.status': 'Changed ticket status',
 };
+
+/** The stored field names as people say them; a field not listed shows as its name in words. */
+export const AUDIT_FIELD_LABELS: Record<string, string> = {
+  fullname: 'Full name',
+  username: 'Username',
+  email: 'E-mail',
+  phone: 'Phone',
+  status: 'Status',
+  is_active: 'Active flag',
+  roi_status: 'ROI status',
+  level_status: 'Level status',
+  address: 'Address',
+  business: 'Business',
+  business_balance: 'Business balance',
+  bep20: 'BEP20 address',
+  trc20: 'TRC20 address',
+  sessions_ended: 'Sessions ended',
+  credited: 'Credited',
+  actually_paid: 'Actually paid',
+  payment: 'Payment',
+  wallet: 'Wallet',
+};
+
+/** In money entries `business` and `working` are the member's two wallets (spec 3 labels). */
+const WALLET_FIELD_LABELS: Record<string, string> = { business: 'Active Wallet', working: 'Income Working' };
+
+const VALUE_LABELS: Record<string, Record<string, string>> = {
+  status: { block: 'Blocked', unblock: 'Unblocked' },
+  is_active: { active: 'Active', inactive: 'Inactive' },
+  roi_status: { open: 'Open', close: 'Closed' },
+  level_status: { open: 'Open', close: 'Closed' },
+  wallet: WALLET_FIELD_LABELS,
+};
+
+/** Fields whose values are amounts (decimal strings): the screen shows them as money. */
+const MONEY_FIELDS = new Set([
+  'business',
+  'business_balance',
+  'working',
+  'credited',
+  'actually_paid',
+  'amount',
+]);
+
+export type AuditChange = {
+  field: string;
+  label: string;
+  /** undefined: the field was set by this action, with nothing before it. */
+  before: unknown;
+  after: unknown;
+  money: boolean;
+};
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+const words = (field: string) => {
+  const text = field.replaceAll('_', ' ');
+  return text.charAt(0).toUpperCase() + text.slice(1);
+};
+const isWalletAction = (action: string) => action.startsWith('wallet.') || action.startsWith('payment.');
+
+export function auditFieldLabel(action: string, field: string): string {
+  return (
+    (isWalletAction(action) ? WALLET_FIELD_LABELS[field] : undefined) ??
+    AUDIT_FIELD_LABELS[field] ??
+    words(field)
+  );
+}
+
+/** A stored value as a person reads it (money is left to the screen, which formats amounts). */
+export function auditValueText(field: string, value: unknown): string {
+  if (value === null || value === undefined || value === '') return '—';
+  if (typeof value === 'boolean') return value ? 'Yes' : 'No';
+  if (typeof value === 'string') return VALUE_LABELS[field]?.[value] ?? value;
+  if (typeof value === 'number') return String(value);
+  return JSON.stringify(value);
+}
+
+/**
+ * Only what the action changed: the fields whose before and after differ. When there was nothing
+ * before (a creation, sessions ended) every field set is listed; when nothing is left after (an erase),
+ * none is: the whole record stays behind the details toggle.
+ */
+export function auditChanges(entry: Pick<AuditEntry, 'action' | 'before' | 'after'>): AuditChange[] {
+  const { action, before, after } = entry;
+  if (!isRecord(after)) return [];
+  const old = isRecord(before) ? before : {};
+  return Object.keys({ ...old, ...after })
+    .filter((field) => field in after && !same(old[field], after[field]))
+    .map((field) => ({
+      field,
+      label: auditFieldLabel(action, field),
+      before: old[field],
+      after: after[field],
+      money: MONEY_FIELDS.has(field),
+    }));
+}
+
+/** What happened, in words: "Blocked member", "Credited Active Wallet". */
+export function auditSummary(entry: Pick<AuditEntry, 'action' | 'before' | 'after'>): string {
+  const changes = auditChanges(entry);
+  const changed = (field: string) => changes.find((c) => c.field === field);
+  if (entry.action === 'user.update') {
+    const status = changed('status');
+    if (status) return status.after === 'block' ? 'Blocked member' : 'Unblocked member';
+    const active = changed('is_active');
+    if (active) return active.after === 'active' ? 'Activated member' : 'Made member inactive';
+  }
+  if (entry.action === 'wallet.credit' || entry.action === 'wallet.debit') {
+    const wallet = changes.find((c) => c.field in WALLET_FIELD_LABELS);
+    const verb = entry.action === 'wallet.credit' ? 'Credited' : 'Debited';
+    if (wallet) return `${verb} ${WALLET_FIELD_LABELS[wallet.field]}`;
+  }
+  return auditActionLabel(entry.action);
+}
+
 export const auditActionLabel = (action: string) => AUDIT_ACTION_LABELS[action] ?? action;
 
 const filterText = v.optional(

@@ -103,6 +103,25 @@ export const MEMBER_ADMIN_MESSAGES = {
   sessionsEnded: 'All sessions of this member have ended',
 } as const;
 
+/**
+ * An admin's balance adjustment, asked and answered in words (issue 22, item 13). Amounts come in
+ * already formatted ("$500.00"); `wallet` is the wallet's label ("Active Wallet").
+ */
+export const ADJUSTMENT_TEXT = {
+  confirmTitle: 'Confirm the adjustment',
+  confirmButton: 'Confirm adjustment',
+  question: (direction: 'credit' | 'debit', amount: string, name: string, wallet: string) =>
+    direction === 'credit'
+      ? `Credit ${amount} to ${name}'s ${wallet}?`
+      : `Debit ${amount} from ${name}'s ${wallet}?`,
+  balanceNow: (wallet: string, amount: string) => `${wallet} now holds ${amount}.`,
+  balanceAfter: (amount: string) => `After this adjustment: ${amount}.`,
+  tooLarge: (wallet: string, amount: string) =>
+    `${wallet} holds only ${amount}: a debit beyond it will be refused.`,
+  balanceUnknown: 'The current balance could not be read; the server checks it before any money moves.',
+  newBalance: (name: string, wallet: string, amount: string) => `${name}'s ${wallet} now holds ${amount}.`,
+} as const;
+
 const pageQuery = v.optional(
   v.pipe(
     v.string(MEMBER_ADMIN_MESSAGES.pageInvalid),

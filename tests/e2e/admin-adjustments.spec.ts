@@ -1,11 +1,13 @@
 import { expect, type Page, test } from '@playwright/test';
 import { E2E_ADMIN } from '../../playwright.config.ts';
 import { DIALOG } from '../../src/shared/messages.ts';
+import { ADJUSTMENT_TEXT } from '../../src/shared/users.ts';
 import { WALLET_LABELS, WALLET_MESSAGES } from '../../src/shared/wallets.ts';
 import { fillSignIn, type Member, newMember, registerByApi } from './helpers.ts';
 
 // Support staff correct a member's balance from the admin dashboard on a desktop screen: find the member,
-// credit and debit with a reason, the schema's messages before any request, and the ledger check.
+// credit and debit with a reason, confirmed in words with the balance before and after (issue 22), the
+// schema's messages before any request, and the ledger check. (From a member's profile: admin-users.)
 // One registration for the file.
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -38,6 +40,8 @@ function watchAdjustmentPosts(page: Page): (string | undefined)[] {
 }
 
 const form = (page: Page) => page.getByRole('region', { name: "Adjust a member's balance" });
+
+const confirmation = (page: Page) => page.getByRole('dialog', { name: ADJUSTMENT_TEXT.confirmTitle });
 
 async function findMember(page: Page, email: string): Promise<void> {
   await form(page).getByLabel('Member e-mail').fill(email);
@@ -117,6 +121,17 @@ test('the admin credits a member, is refused a debit beyond the balance, and the
       await route.continue();
     });
     await adjust.getByRole('button', { name: 'Apply adjustment' }).click();
+    const confirm = confirmation(page);
+    await expect(confirm.getByTestId('adjustment-question')).toHaveText(
+      `Credit $40.00 to ${member.fullname}'s Income Working?`,
+    );
+    await expect(confirm.getByTestId('adjustment-balance-now')).toHaveText('Income Working now holds $0.00.');
+    await expect(confirm.getByTestId('adjustment-balance-after')).toHaveText(
+      'After this adjustment: $40.00.',
+    );
+    expect(keys).toEqual([]);
+    await confirm.getByRole('button', { name: ADJUSTMENT_TEXT.confirmButton }).click();
+    await expect(confirm).toBeHidden();
     await expect(adjust.getByRole('button', { name: 'Applying...' })).toBeDisabled();
     await expect(adjust.getByLabel('Amount')).toBeDisabled();
     await expect(adjust.getByLabel('Reason')).toBeDisabled();
@@ -128,6 +143,9 @@ test('the admin credits a member, is refused a debit beyond the balance, and the
     const dialog = page.getByRole('dialog', { name: DIALOG.successTitle });
     await expect(dialog).toBeVisible();
     await expect(dialog).toContainText(WALLET_MESSAGES.adjusted);
+    await expect(dialog.getByTestId('adjustment-new-balance')).toHaveText(
+      `${member.fullname}'s Income Working now holds $40.00.`,
+    );
     await dialog.getByRole('button', { name: DIALOG.goBack }).click();
     await expect(dialog).toBeHidden();
     await expect(adjust.getByLabel('Amount')).toHaveValue('');
@@ -144,8 +162,17 @@ test('the admin credits a member, is refused a debit beyond the balance, and the
     await adjust.getByRole('radio', { name: 'Debit' }).check();
     await adjust.getByLabel('Amount').fill('50.00');
     await adjust.getByLabel('Reason').fill('E2E: debit more than the wallet holds');
-    const answer = page.waitForResponse((r) => new URL(r.url()).pathname === ADJUSTMENTS_PATH);
     await adjust.getByRole('button', { name: 'Apply adjustment' }).click();
+    const confirm = confirmation(page);
+    await expect(confirm.getByTestId('adjustment-question')).toHaveText(
+      `Debit $50.00 from ${member.fullname}'s Income Working?`,
+    );
+    // Asked all the same: the server, not the screen, decides (the balance may have changed since).
+    await expect(confirm.getByTestId('adjustment-balance-after')).toHaveText(
+      'Income Working holds only $40.00: a debit beyond it will be refused.',
+    );
+    const answer = page.waitForResponse((r) => new URL(r.url()).pathname === ADJUSTMENTS_PATH);
+    await confirm.getByRole('button', { name: ADJUSTMENT_TEXT.confirmButton }).click();
     expect((await answer).status()).toBe(422);
 
     const dialog = page.getByRole('dialog', { name: DIALOG.errorTitle });

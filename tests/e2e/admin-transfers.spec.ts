@@ -19,6 +19,7 @@ import {
   signInByApi,
   transferByApi,
 } from './helpers.ts';
+import { expectTablesFit } from './table-fit.ts';
 
 // Support staff on a desktop screen: activating a member from "Member access" (RULES.md: only active
 // members send transfers), then approving one pending transfer and rejecting another from "Transfers
@@ -155,6 +156,7 @@ test('the admin approves one pending transfer and rejects another', async ({
       /^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s[AP]M$/,
     );
     await expect(pendingRow(page, REJECT_NOTE).getByRole('cell').nth(3)).toHaveText('$5,000.00');
+    await expectTablesFit(review(page));
     await expectBalances(page, sender, '$1,000.00');
     await expectBalances(page, recipient, '$0.00');
   });

@@ -4,20 +4,86 @@ import type { Transfer } from '../../../../shared/transfers.ts';
 import { WALLET_LABELS } from '../../../../shared/wallets.ts';
 import { formatDateTime, formatMoney } from '../../../lib/format.ts';
 import { useOffline } from '../../../lib/offline.ts';
+import { BreakPoints } from '../../../ui/break-points.tsx';
+import { type DataColumn, DataTable } from '../../../ui/data-table.tsx';
 import { ErrorDialog } from '../../../ui/dialogs.tsx';
 import { FormField } from '../../../ui/form-field.tsx';
 import { Modal } from '../../../ui/modal.tsx';
 import { MoneyOfflineNote } from '../../../ui/offline-notice.tsx';
-import { QueryError } from '../../../ui/query-error.tsx';
-import { Spinner } from '../../../ui/spinner.tsx';
 import { decideTransfer, pendingTransfersQuery, refreshAfterTransfer, transferErrorText } from '../api.ts';
 
 type Decision = { transfer: Transfer; status: 'completed' | 'failed' };
 
+/** A member and the wallet, each on a line of its own, the e-mail breaking only at its dots. */
+function Party({ name, email, wallet }: { name: string; email: string; wallet: string }) {
+  return (
+    <>
+      {name} <span className="muted">{<BreakPoints text={email} />}</span>
+      <br />
+      <span className="muted">{wallet}</span>
+    </>
+  );
+}
+
+function pendingColumns(decide: (decision: Decision) => void): DataColumn<Transfer>[] {
+  return [
+    {
+      id: 'date',
+      header: 'Date',
+      sortValue: (t) => t.created_at,
+      descFirst: true,
+      className: 'nowrap',
+      cell: (t) => formatDateTime(t.created_at),
+    },
+    {
+      id: 'from',
+      header: 'From',
+      cell: (t) => <Party name={t.sender_name} email={t.sender_email} wallet={WALLET_LABELS[t.from]} />,
+    },
+    {
+      id: 'to',
+      header: 'To',
+      cell: (t) => <Party name={t.recipient_name} email={t.recipient_email} wallet={WALLET_LABELS[t.to]} />,
+    },
+    {
+      id: 'amount',
+      header: 'Amount',
+      className: 'num',
+      sortValue: (t) => Number(t.amount),
+      descFirst: true,
+      cell: (t) => formatMoney(t.amount),
+    },
+    { id: 'description', header: 'Description', cell: (t) => t.description || '—' },
+    {
+      id: 'decision',
+      header: 'Decision',
+      cell: (t) => (
+        <div className="row nowrap">
+          <button
+            type="button"
+            className="button primary"
+            onClick={() => decide({ transfer: t, status: 'completed' })}
+          >
+            Approve
+          </button>
+          <button
+            type="button"
+            className="button danger"
+            onClick={() => decide({ transfer: t, status: 'failed' })}
+          >
+            Reject
+          </button>
+        </div>
+      ),
+    },
+  ];
+}
+
 /** Transfers at or above the review threshold wait here; an admin completes or rejects each, once. */
 export function PendingTransfers() {
   const queryClient = useQueryClient();
-  const { data, isPending, error, refetch } = useQuery(pendingTransfersQuery);
+  const query = useQuery(pendingTransfersQuery);
+  const { data } = query;
   const [decision, setDecision] = useState<Decision | null>(null);
   const [reason, setReason] = useState('');
   const [busy, setBusy] = useState(false);
@@ -45,6 +111,7 @@ export function PendingTransfers() {
     }
   }
 
+  const [columns] = useState(() => pendingColumns(setDecision));
   const approving = decision?.status === 'completed';
   return (
     <section className="card" aria-labelledby="pending-transfers-title">
@@ -54,69 +121,21 @@ export function PendingTransfers() {
           {done}
         </p>
       ) : null}
-      {isPending ? (
-        <Spinner label="Loading pending transfers" />
-      ) : error ? (
-        <QueryError error={error} onRetry={() => refetch()} />
-      ) : data.alltransfer.length === 0 ? (
-        <p className="muted">No transfers are waiting for review.</p>
-      ) : (
-        <div className="table-scroll">
-          <table className="table" data-testid="pending-transfers">
-            <caption className="visually-hidden">Pending transfers</caption>
-            <thead>
-              <tr>
-                <th scope="col">Date</th>
-                <th scope="col">From</th>
-                <th scope="col">To</th>
-                <th scope="col">Amount</th>
-                <th scope="col">Description</th>
-                <th scope="col">Decision</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.alltransfer.map((t) => (
-                <tr key={t.id}>
-                  <td>{formatDateTime(t.created_at)}</td>
-                  <td>
-                    {t.sender_name} <span className="muted">{t.sender_email}</span>
-                    <br />
-                    <span className="muted">{WALLET_LABELS[t.from]}</span>
-                  </td>
-                  <td>
-                    {t.recipient_name} <span className="muted">{t.recipient_email}</span>
-                    <br />
-                    <span className="muted">{WALLET_LABELS[t.to]}</span>
-                  </td>
-                  <td>{formatMoney(t.amount)}</td>
-                  <td>{t.description || '—'}</td>
-                  <td className="row">
-                    <button
-                      type="button"
-                      className="button primary"
-                      onClick={() => setDecision({ transfer: t, status: 'completed' })}
-                    >
-                      Approve
-                    </button>
-                    <button
-                      type="button"
-                      className="button danger"
-                      onClick={() => setDecision({ transfer: t, status: 'failed' })}
-                    >
-                      Reject
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          {data.total > data.alltransfer.length ? (
-            <p className="muted">
-              Showing the {data.alltransfer.length} newest of {data.total} pending transfers.
-            </p>
-          ) : null}
-        </div>
-      )}
+      <DataTable
+        caption="Pending transfers"
+        columns={columns}
+        rows={data?.alltransfer}
+        rowKey={(t) => t.id}
+        status={query}
+        empty="No transfers are waiting for review."
+        noun={['pending transfer', 'pending transfers']}
+        testId="pending-transfers"
+      />
+      {data && data.total > data.alltransfer.length ? (
+        <p className="muted">
+          Showing the {data.alltransfer.length} newest of {data.total} pending transfers.
+        </p>
+      ) : null}
       <Modal
         open={decision !== null}
         title={approving ? 'Approve transfer' : 'Reject transfer'}

@@ -1,8 +1,13 @@
 import { useState } from 'react';
 import type { MemberLedgerEntry, MemberSessionInfo } from '../../../../shared/users.ts';
-import { formatDateTime, formatMoney } from '../../../lib/format.ts';
+import { formatMoney } from '../../../lib/format.ts';
 import { errorText } from '../../../lib/http.ts';
+import { type DataColumn, DataTable } from '../../../ui/data-table.tsx';
 import { endMemberSessions } from '../api.ts';
+import { DateTime } from './date-time.tsx';
+
+/** These tables show what the profile already loaded: never loading, never failed on their own. */
+const LOADED = { isPending: false, error: null, refetch: () => undefined };
 
 const PHASES: Record<MemberLedgerEntry['phase'], string> = {
   single: 'Completed',
@@ -17,54 +22,66 @@ const KINDS: Record<string, string> = {
   deposit: 'Deposit',
 };
 
+const LEDGER_COLUMNS: DataColumn<MemberLedgerEntry>[] = [
+  {
+    id: 'date',
+    header: 'Date',
+    sortValue: (t) => t.created_at,
+    descFirst: true,
+    cell: (t) => <DateTime iso={t.created_at} />,
+  },
+  { id: 'kind', header: 'Kind', cell: (t) => KINDS[t.kind] ?? t.kind },
+  {
+    id: 'amount',
+    header: 'Amount',
+    className: 'num',
+    cell: (t) => (
+      <span className={t.direction === 'in' ? 'amount-in' : t.direction === 'out' ? 'amount-out' : undefined}>
+        {t.direction === 'in' ? '+' : t.direction === 'out' ? '-' : ''}
+        {formatMoney(t.amount)}
+      </span>
+    ),
+  },
+  {
+    id: 'accounts',
+    header: 'From and to',
+    cell: (t) => (
+      <>
+        {t.from_account}
+        <br />
+        <span className="muted">to</span> {t.to_account}
+      </>
+    ),
+  },
+  { id: 'description', header: 'Description', cell: (t) => t.description ?? '—' },
+  { id: 'state', header: 'State', cell: (t) => PHASES[t.phase] },
+];
+
 /** The member's newest ledger transfers, each side named (their own wallet, another member's, the platform's). */
 export function MemberLedger({ transfers }: { transfers: MemberLedgerEntry[] }) {
   return (
     <section className="card" aria-labelledby="ledger-title">
       <h2 id="ledger-title">Recent ledger transfers</h2>
-      {transfers.length === 0 ? (
-        <p className="muted">No money has moved in or out of this member’s wallets.</p>
-      ) : (
-        <div className="table-scroll">
-          <table className="table audit-table" data-testid="member-ledger">
-            <caption className="visually-hidden">Recent ledger transfers</caption>
-            <thead>
-              <tr>
-                <th scope="col">Date</th>
-                <th scope="col">Kind</th>
-                <th scope="col">Amount</th>
-                <th scope="col">From</th>
-                <th scope="col">To</th>
-                <th scope="col">Description</th>
-                <th scope="col">State</th>
-              </tr>
-            </thead>
-            <tbody>
-              {transfers.map((t) => (
-                <tr key={t.id}>
-                  <td className="nowrap">{formatDateTime(t.created_at)}</td>
-                  <td>{KINDS[t.kind] ?? t.kind}</td>
-                  <td
-                    className={
-                      t.direction === 'in' ? 'amount-in' : t.direction === 'out' ? 'amount-out' : 'nowrap'
-                    }
-                  >
-                    {t.direction === 'in' ? '+' : t.direction === 'out' ? '-' : ''}
-                    {formatMoney(t.amount)}
-                  </td>
-                  <td>{t.from_account}</td>
-                  <td>{t.to_account}</td>
-                  <td>{t.description ?? '—'}</td>
-                  <td>{PHASES[t.phase]}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        caption="Recent ledger transfers"
+        columns={LEDGER_COLUMNS}
+        rows={transfers}
+        rowKey={(t) => t.id}
+        status={LOADED}
+        empty="No money has moved in or out of this member’s wallets."
+        noun={['transfer', 'transfers']}
+        testId="member-ledger"
+      />
     </section>
   );
 }
+
+const SESSION_COLUMNS: DataColumn<MemberSessionInfo>[] = [
+  { id: 'signed-in', header: 'Signed in', cell: (s) => <DateTime iso={s.created_at} /> },
+  { id: 'expires', header: 'Expires', cell: (s) => <DateTime iso={s.expires_at} /> },
+  { id: 'ip', header: 'Address', className: 'nowrap', cell: (s) => s.ip ?? '—' },
+  { id: 'browser', header: 'Browser', cell: (s) => s.user_agent ?? '—' },
+];
 
 /**
  * Where the member is signed in (when, until when, from which address and browser; never a token),
@@ -105,35 +122,16 @@ export function MemberSessions({
           End all sessions
         </button>
       </div>
-      {sessions.length === 0 ? (
-        <p className="muted" data-testid="no-sessions">
-          Not signed in anywhere.
-        </p>
-      ) : (
-        <div className="table-scroll">
-          <table className="table audit-table" data-testid="member-sessions">
-            <caption className="visually-hidden">Live sessions</caption>
-            <thead>
-              <tr>
-                <th scope="col">Signed in</th>
-                <th scope="col">Expires</th>
-                <th scope="col">Address</th>
-                <th scope="col">Browser</th>
-              </tr>
-            </thead>
-            <tbody>
-              {sessions.map((s) => (
-                <tr key={`${s.created_at}-${s.expires_at}-${s.user_agent ?? ''}`}>
-                  <td className="nowrap">{formatDateTime(s.created_at)}</td>
-                  <td className="nowrap">{formatDateTime(s.expires_at)}</td>
-                  <td>{s.ip ?? '—'}</td>
-                  <td>{s.user_agent ?? '—'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        caption="Live sessions"
+        columns={SESSION_COLUMNS}
+        rows={sessions}
+        rowKey={(s) => `${s.created_at}-${s.expires_at}-${s.user_agent ?? ''}`}
+        status={LOADED}
+        empty={<span data-testid="no-sessions">Not signed in anywhere.</span>}
+        noun={['session', 'sessions']}
+        testId="member-sessions"
+      />
       <p className="muted">
         The last time a session was used is not recorded; the member’s last sign-in is shown with the details.
       </p>

@@ -1,41 +1,40 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link } from '@tanstack/react-router';
+import { Link, useNavigate } from '@tanstack/react-router';
 import '../users.css';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
+import type { MemberWithBalance } from '../../../../shared/users.ts';
 import { formatDateTime, formatMoney } from '../../../lib/format.ts';
 import { QueryError } from '../../../ui/query-error.tsx';
 import { Spinner } from '../../../ui/spinner.tsx';
 import { memberDetailQuery, refreshMembers } from '../api.ts';
-import { useAutoClearBanner } from '../use-auto-clear.ts';
+import { carryBanner, useAutoClearBanner } from '../use-auto-clear.ts';
 import { DeleteMemberDialog } from './delete-member-dialog.tsx';
 import { MemberLedger, MemberSessions } from './member-activity.tsx';
 import { ActiveBadge, StatusBadge } from './member-badges.tsx';
 import { MemberEditForm } from './member-edit-form.tsx';
 import { MessageBanner } from './message-banner.tsx';
 
-/** /admin/check/profile/{id}: one member for support staff (spec 2 "Admin user detail"). */
-export function MemberProfile({ id }: { id: string }) {
+/**
+ * /admin/check/profile/{id}: one member for support staff (spec 2 "Admin user detail"). `adjustment`
+ * is the balance adjustment form for this member, given by the route (it belongs to the wallets feature).
+ */
+export function MemberProfile({
+  id,
+  adjustment,
+}: {
+  id: string;
+  adjustment?: (member: MemberWithBalance) => ReactNode;
+}) {
   const queryClient = useQueryClient();
+  const navigate = useNavigate();
   const [deleting, setDeleting] = useState(false);
-  const [erased, setErased] = useState('');
+  const [erased, setErased] = useState(false);
   const { data, isPending, error, refetch } = useQuery({ ...memberDetailQuery(id), enabled: !erased });
   const { banner, success, error: showError } = useAutoClearBanner();
 
   const refresh = () => refreshMembers(queryClient);
 
-  if (erased)
-    return (
-      <div className="stack member-profile">
-        <p className="message-banner success" role="status" data-testid="banner-success">
-          {erased}
-        </p>
-        <p>
-          <Link to="/admin/users" className="button">
-            Back to members
-          </Link>
-        </p>
-      </div>
-    );
+  if (erased) return <Spinner label="Back to the members" />;
   if (isPending) return <Spinner label="Loading the member" />;
   if (error) return <QueryError error={error} onRetry={() => refetch()} />;
 
@@ -100,10 +99,11 @@ export function MemberProfile({ id }: { id: string }) {
           </dl>
           <p className="muted">
             Available now (held money excluded). Wallets change only through the ledger: a balance adjustment
-            on the dashboard, with a reason.
+            below, with a reason.
           </p>
         </section>
       </div>
+      {adjustment?.(user)}
       <MemberEditForm
         key={user.updated_at}
         member={user}
@@ -133,8 +133,11 @@ export function MemberProfile({ id }: { id: string }) {
         onDone={(result) => {
           setDeleting(false);
           if (result.outcome === 'erased') {
-            setErased(result.message);
+            // The profile is gone: back to the list, where the banner is read and clears after 3 s.
+            setErased(true);
             queryClient.removeQueries({ queryKey: memberDetailQuery(id).queryKey });
+            carryBanner({ tone: 'success', text: result.message });
+            void navigate({ to: '/admin/users' });
           } else success(result.message);
           void refresh();
         }}
