@@ -66,6 +66,8 @@ export type ServerPaging = {
 };
 
 type Status = { isPending: boolean; error: unknown; isFetching?: boolean; refetch: () => unknown };
+/** Rows a screen already has in hand (part of a larger answer): nothing to load, nothing to retry. */
+const IN_HAND: Status = { isPending: false, error: null, refetch: () => undefined };
 
 const features = tableFeatures({
   rowSortingFeature,
@@ -85,7 +87,7 @@ export function DataTable<T extends RowData>({
   columns,
   rows,
   rowKey,
-  status,
+  status = IN_HAND,
   empty,
   noun,
   testId,
@@ -104,7 +106,8 @@ export function DataTable<T extends RowData>({
   columns: DataColumn<T>[];
   rows: T[] | undefined;
   rowKey: (row: T) => string;
-  status: Status;
+  /** The query behind the rows (loading and error views); leave out for rows already in hand. */
+  status?: Status;
   /** What an empty list says (after a search: "No … match this search." is added). */
   empty: ReactNode;
   /** The counted thing, singular and plural: ['member', 'members']. */

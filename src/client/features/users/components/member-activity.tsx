@@ -7,7 +7,6 @@ import { endMemberSessions } from '../api.ts';
 import { DateTime } from './date-time.tsx';
 
 /** These tables show what the profile already loaded: never loading, never failed on their own. */
-const LOADED = { isPending: false, error: null, refetch: () => undefined };
 
 const PHASES: Record<MemberLedgerEntry['phase'], string> = {
   single: 'Completed',
@@ -67,7 +66,6 @@ export function MemberLedger({ transfers }: { transfers: MemberLedgerEntry[] }) 
         columns={LEDGER_COLUMNS}
         rows={transfers}
         rowKey={(t) => t.id}
-        status={LOADED}
         empty="No money has moved in or out of this member’s wallets."
         noun={['transfer', 'transfers']}
         testId="member-ledger"
@@ -127,7 +125,6 @@ export function MemberSessions({
         columns={SESSION_COLUMNS}
         rows={sessions}
         rowKey={(s) => `${s.created_at}-${s.expires_at}-${s.user_agent ?? ''}`}
-        status={LOADED}
         empty={<span data-testid="no-sessions">Not signed in anywhere.</span>}
         noun={['session', 'sessions']}
         testId="member-sessions"
