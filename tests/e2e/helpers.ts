@@ -3,8 +3,10 @@ import { E2E_ADMIN } from '../../playwright.config.ts';
 
 // Shared by the e2e specs. Registration is rate limited per address (20 per 10 minutes) and every spec
 // runs against the one server of the run. The e2e server trusts X-Forwarded-For (TRUST_PROXY, as behind
-// a real proxy), so registrations through the API come from an address of their own; registrations
-// through the browser share 127.0.0.1, so specs register in the browser only what they test there.
+// a real proxy), so registrations and sign-ins come from an address of their own, as from many phones;
+// otherwise one run's sign-ins would pass the per-address limit (100 a quarter hour) and fail at random.
+// Registrations through the browser share 127.0.0.1, so specs register in the browser only what they
+// test there.
 
 export type Member = {
   fullname: string;
@@ -39,7 +41,7 @@ export async function csrfHeaders(request: APIRequestContext): Promise<Record<st
 
 let addresses = 0;
 /** A documentation-range address (RFC 5737) per API registration, so the per-address limit is not shared. */
-const nextClientAddress = () => {
+export const nextClientAddress = () => {
   addresses += 1;
   return `198.51.100.${addresses % 250}`;
 };
@@ -59,7 +61,7 @@ export async function registerByApi(
 /** Signs in through the API and returns the member's referral code (the request context keeps the cookie). */
 export async function referralCodeOf(request: APIRequestContext, member: Member): Promise<string> {
   const response = await request.post('/api/v1/auth/signin', {
-    headers: await csrfHeaders(request),
+    headers: { ...(await csrfHeaders(request)), 'X-Forwarded-For': nextClientAddress() },
     data: { email: member.email, password: member.password },
   });
   expect(response.status(), await response.text()).toBe(200);
@@ -67,8 +69,9 @@ export async function referralCodeOf(request: APIRequestContext, member: Member)
   return body.auth.refferal_code;
 }
 
-/** Fills a sign-in form (/login or /admin-login) the way a person does. */
+/** Fills a sign-in form (/login or /admin-login) the way a person does, from a phone of its own. */
 export async function fillSignIn(page: Page, email: string, password: string): Promise<void> {
+  await page.context().setExtraHTTPHeaders({ 'X-Forwarded-For': nextClientAddress() });
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
@@ -105,7 +108,7 @@ export async function persistedQueries(page: Page): Promise<PersistedQuery[] | n
 /** Signs a member in through the API (the request context keeps the cookie) and returns their id. */
 export async function signInByApi(request: APIRequestContext, member: Member): Promise<string> {
   const response = await request.post('/api/v1/auth/signin', {
-    headers: await csrfHeaders(request),
+    headers: { ...(await csrfHeaders(request)), 'X-Forwarded-For': nextClientAddress() },
     data: { email: member.email, password: member.password },
   });
   expect(response.status(), await response.text()).toBe(200);
@@ -118,7 +121,7 @@ export async function signInByApi(request: APIRequestContext, member: Member): P
  */
 export async function signInAdminByApi(request: APIRequestContext): Promise<void> {
   const response = await request.post('/api/v1/auth/adminsignin', {
-    headers: await csrfHeaders(request),
+    headers: { ...(await csrfHeaders(request)), 'X-Forwarded-For': nextClientAddress() },
     data: { email: E2E_ADMIN.email, password: E2E_ADMIN.password },
   });
   expect(response.status(), await response.text()).toBe(200);
