@@ -21,15 +21,21 @@ export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 export const NOTIFICATION_ORIGINS = ['broadcast', 'system'] as const;
 export type NotificationOrigin = (typeof NOTIFICATION_ORIGINS)[number];
 
-/** A notification's link: a path inside the member's app, nothing else (no scheme, host or "//"). */
+/**
+ * A notification's link: a path inside the member's app, nothing else. It must read the same after the
+ * browser resolves it (no scheme, host, "//", dot segments or encoded dots that would leave /user/).
+ */
 const LINK_PATTERN = /^\/user\/[A-Za-z0-9\-._~%/?=&]*$/;
 export const MAX_NOTIFICATION_LINK_LENGTH = 300;
 export function isMemberLink(link: string): boolean {
+  if (link.length > MAX_NOTIFICATION_LINK_LENGTH || !LINK_PATTERN.test(link) || link.includes('//'))
+    return false;
+  const base = 'https://app.invalid';
+  const resolved = new URL(link, base);
   return (
-    link.length <= MAX_NOTIFICATION_LINK_LENGTH &&
-    LINK_PATTERN.test(link) &&
-    !link.includes('//') &&
-    !link.split(/[/?]/).includes('..')
+    resolved.origin === base &&
+    resolved.pathname.startsWith('/user/') &&
+    `${resolved.pathname}${resolved.search}` === link
   );
 }
 
