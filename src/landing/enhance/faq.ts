@@ -1,21 +1,17 @@
-/** The FAQ accordion: a question's button opens its answer and closes the one that was open. */
+/**
+ * The FAQ (spec 2: "FAQ items open and close individually"): a question's button opens or closes its
+ * own answer and leaves the others as they are, so a reader can compare two answers side by side.
+ */
 export function enhanceFaq(): void {
   const root = document.querySelector<HTMLElement>('[data-faq]');
   if (!root) return;
-  const items = [...root.querySelectorAll<HTMLButtonElement>('[data-faq-question]')].flatMap((button) => {
+  for (const button of root.querySelectorAll<HTMLButtonElement>('[data-faq-question]')) {
     const panel = document.getElementById(button.getAttribute('aria-controls') ?? '');
-    return panel ? [{ button, panel }] : [];
-  });
-
-  const setOpen = (open: (typeof items)[number] | undefined) => {
-    for (const item of items) {
-      const isOpen = item === open;
-      item.button.setAttribute('aria-expanded', String(isOpen));
-      item.panel.hidden = !isOpen;
-    }
-  };
-  for (const item of items)
-    item.button.addEventListener('click', () =>
-      setOpen(item.button.getAttribute('aria-expanded') === 'true' ? undefined : item),
-    );
+    if (!panel) continue;
+    button.addEventListener('click', () => {
+      const open = button.getAttribute('aria-expanded') !== 'true';
+      button.setAttribute('aria-expanded', String(open));
+      panel.hidden = !open;
+    });
+  }
 }

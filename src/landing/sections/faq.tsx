@@ -2,8 +2,8 @@ import { FAQ } from '../content.ts';
 import { Icon } from '../icons.tsx';
 
 /**
- * The FAQ as an accordion (WAI-ARIA APG): each question is a button with aria-expanded that controls
- * its answer, a region named by the question; the enhance script opens one answer at a time.
+ * The FAQ as disclosures (WAI-ARIA APG): each question is a button with aria-expanded that controls
+ * its answer, a region named by the question; the enhance script opens and closes each on its own.
  */
 export function Faq() {
   return (

@@ -1,3 +1,4 @@
+import { csvDocument } from '../../../shared/csv.ts';
 import { formatCents } from '../../../shared/money.ts';
 import {
   type DeletionPreview,
@@ -75,22 +76,13 @@ export async function memberList(db: Db, asker: SessionUser, query: UserListQuer
   };
 }
 
-/**
- * A spreadsheet program runs a cell starting with =, +, - or @ as a formula (OWASP "CSV injection"):
- * such a cell gets a leading apostrophe, unless it is a plain number such as a phone number.
- */
-export function csvCell(value: string | null): string {
-  let text = value ?? '';
-  if (/^[=+\-@\t\r]/.test(text) && !/^[+-]?\d+(\.\d+)?$/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
 /** GET /users/export: every member of the current filter (not only the page) as CSV, in the list's order. */
 export async function exportMembersCsv(db: Db, asker: SessionUser, filter: MemberFilter): Promise<string> {
   assertAdmin(asker);
   const rows = await listMembers(db, filter, { offset: 0, limit: MEMBER_EXPORT_MAX_ROWS });
-  const lines = rows.map((row) =>
-    [
+  return csvDocument(
+    MEMBER_CSV_COLUMNS,
+    rows.map((row) => [
       row.id,
       row.fullname,
       row.username,
@@ -106,12 +98,8 @@ export async function exportMembersCsv(db: Db, asker: SessionUser, filter: Membe
       row.reffer_by,
       row.created_at,
       row.last_login,
-    ]
-      .map(csvCell)
-      .join(','),
+    ]),
   );
-  // The byte-order mark tells spreadsheet programs the file is UTF-8 (names with accents stay readable).
-  return `\uFEFF${[MEMBER_CSV_COLUMNS.join(','), ...lines].join('\r\n')}\r\n`;
 }
 
 const PLATFORM_LABELS: Record<string, string> = {

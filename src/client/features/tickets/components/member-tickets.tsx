@@ -1,52 +1,76 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { TICKET_MESSAGES, ticketCategoryLabel } from '../../../../shared/tickets.ts';
+import { TICKET_MESSAGES, type Ticket, ticketCategoryLabel } from '../../../../shared/tickets.ts';
 import { formatDateTime } from '../../../lib/format.ts';
-import { QueryError } from '../../../ui/query-error.tsx';
-import { Spinner } from '../../../ui/spinner.tsx';
+import { type DataColumn, DataTable } from '../../../ui/data-table.tsx';
 import { memberTicketsQuery } from '../api.ts';
 import { TicketStatusBadge } from './ticket-status-badge.tsx';
 import '../tickets.css';
 
+const answeredBySupport = (ticket: Ticket) => ticket.last_reply_by === 'admin' && ticket.status !== 'closed';
+
+const COLUMNS: DataColumn<Ticket>[] = [
+  {
+    id: 'subject',
+    header: 'Subject',
+    cell: (ticket) => (
+      <>
+        <Link
+          to="/user/queries/$ticketId"
+          params={{ ticketId: ticket.ticket_id }}
+          className="row-link ticket-subject"
+        >
+          {ticket.subject}
+        </Link>
+        {answeredBySupport(ticket) ? (
+          <span className="ticket-answered" data-testid="support-answered">
+            Support answered
+          </span>
+        ) : null}
+      </>
+    ),
+    sortValue: (ticket) => ticket.subject.toLowerCase(),
+    searchText: (ticket) => `${ticket.subject} ${ticket.ticket_id}`,
+  },
+  {
+    id: 'status',
+    header: 'Status',
+    cell: (ticket) => <TicketStatusBadge status={ticket.status} />,
+    sortValue: (ticket) => ticket.status,
+  },
+  {
+    id: 'category',
+    header: 'Category',
+    cell: (ticket) => ticketCategoryLabel(ticket.category),
+  },
+  {
+    id: 'updated',
+    header: 'Last reply',
+    cell: (ticket) => formatDateTime(ticket.last_reply_at),
+    sortValue: (ticket) => ticket.last_reply_at,
+    descFirst: true,
+    className: 'nowrap',
+  },
+  { id: 'id', header: 'Ticket', cell: (ticket) => ticket.ticket_id, className: 'nowrap' },
+];
+
 /** /user/queries: the member's tickets, most recently active first; an answer from support is marked. */
 export function MemberTickets({ memberId }: { memberId: string }) {
-  const { data, isPending, error, refetch } = useQuery(memberTicketsQuery(memberId));
-  if (isPending) return <Spinner label={TICKET_MESSAGES.loading} />;
-  if (error) return <QueryError error={error} onRetry={() => refetch()} />;
-  if (data.tickets.length === 0)
-    return (
-      <p className="muted" data-testid="tickets-empty">
-        {TICKET_MESSAGES.noTickets}
-      </p>
-    );
+  const query = useQuery(memberTicketsQuery(memberId));
   return (
-    <ul className="ticket-list" aria-label="Your tickets">
-      {data.tickets.map((ticket) => {
-        const answered = ticket.last_reply_by === 'admin' && ticket.status !== 'closed';
-        return (
-          <li key={ticket.ticket_id} className="card ticket-item" data-ticket-id={ticket.ticket_id}>
-            <div className="row ticket-item-head">
-              <Link
-                to="/user/queries/$ticketId"
-                params={{ ticketId: ticket.ticket_id }}
-                className="ticket-subject"
-              >
-                {ticket.subject}
-              </Link>
-              <TicketStatusBadge status={ticket.status} />
-            </div>
-            <p className="muted ticket-meta">
-              {ticket.ticket_id} · {ticketCategoryLabel(ticket.category)} ·{' '}
-              {formatDateTime(ticket.last_reply_at)}
-            </p>
-            {answered ? (
-              <p className="ticket-answered" data-testid="support-answered">
-                Support answered
-              </p>
-            ) : null}
-          </li>
-        );
-      })}
-    </ul>
+    <DataTable
+      caption="Your tickets"
+      columns={COLUMNS}
+      rows={query.data?.tickets}
+      rowKey={(ticket) => ticket.ticket_id}
+      rowProps={(ticket) => ({ 'data-ticket-id': ticket.ticket_id })}
+      status={query}
+      empty={TICKET_MESSAGES.noTickets}
+      noun={['ticket', 'tickets']}
+      testId="tickets"
+      layout="stacked"
+      initialSort={{ id: 'updated', desc: true }}
+      pageSize={10}
+    />
   );
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { csvCell } from './members-admin.service.ts';
+import { csvCell, csvDocument } from './csv.ts';
 
-// The members CSV: RFC 4180 quoting, and no cell a spreadsheet would run as a formula (OWASP "CSV injection").
+// Every CSV we write (members export, tables' Export CSV): RFC 4180 quoting, and no cell a spreadsheet would run as a formula (OWASP "CSV injection").
 describe('csvCell', () => {
   it('leaves plain text, numbers and phone numbers as they are', () => {
     expect(csvCell('Ada Lovelace')).toBe('Ada Lovelace');
@@ -25,4 +25,18 @@ describe('csvCell', () => {
       expect(unquoted).toBe(`'${value}`);
     },
   );
+});
+
+describe('csvDocument', () => {
+  it('writes a byte-order mark, the header and one CRLF line per row, every cell defused', () => {
+    expect(
+      csvDocument(
+        ['Name', 'Amount'],
+        [
+          ['Ada', '10.00'],
+          ['=cmd', 5],
+        ],
+      ),
+    ).toBe("\uFEFFName,Amount\r\nAda,10.00\r\n'=cmd,5\r\n");
+  });
 });
