@@ -133,6 +133,7 @@ export const NOTIFICATION_MESSAGES = {
   recipientsAll: 'All users',
   recipientsCount: (count: number) => `${count} ${count === 1 ? 'user' : 'users'}`,
   deletedMember: 'Deleted member',
+  searchList: 'Search title, message or recipient',
 } as const;
 
 const requiredText = (message: string, max: number, tooLong: string) =>
