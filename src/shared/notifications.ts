@@ -11,9 +11,70 @@ import * as v from 'valibot';
 // - GET /notifications: an admin gets every notification; a member gets their own (as /user/{id}).
 // - The banner is the newest image uploaded with POST /notifications/banner; it shows on the member
 //   dashboard until a newer one replaces it.
+// - Issue 22: the app itself tells a member about money received, a deposit credited, a balance
+//   adjusted by support and a ticket answered ('system' notifications, each with a link that opens what
+//   it is about); what an admin sends is a 'broadcast' with no link. An adjustment's reason is support's
+//   note for the audit log and is not shown to the member.
 
 export const NOTIFICATION_TYPES = ['notification', 'site_popup'] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
+export const NOTIFICATION_ORIGINS = ['broadcast', 'system'] as const;
+export type NotificationOrigin = (typeof NOTIFICATION_ORIGINS)[number];
+
+/**
+ * A notification's link: a path inside the member's app, nothing else. It must read the same after the
+ * browser resolves it (no scheme, host, "//", dot segments or encoded dots that would leave /user/).
+ */
+const LINK_PATTERN = /^\/user\/[A-Za-z0-9\-._~%/?=&]*$/;
+export const MAX_NOTIFICATION_LINK_LENGTH = 300;
+export function isMemberLink(link: string): boolean {
+  if (link.length > MAX_NOTIFICATION_LINK_LENGTH || !LINK_PATTERN.test(link) || link.includes('//'))
+    return false;
+  const base = 'https://app.invalid';
+  const resolved = new URL(link, base);
+  return (
+    resolved.origin === base &&
+    resolved.pathname.startsWith('/user/') &&
+    `${resolved.pathname}${resolved.search}` === link
+  );
+}
+
+/** Where each system notification leads. */
+export const NOTIFICATION_LINKS = {
+  moneyReceived: '/user/transfer?tab=received',
+  depositCredited: '/user/deposit-history',
+  balanceAdjusted: '/user/dashboard',
+  ticket: (ticketId: string) => `/user/queries/${encodeURIComponent(ticketId)}`,
+} as const;
+
+/** "1250.00" (the API's money string) -> "$1,250.00", for the texts the server writes. */
+export function usdText(amount: string): string {
+  const [whole = '0', cents = '00'] = amount.replace(/^-/, '').split('.');
+  return `$${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${cents}`;
+}
+
+/** The texts of the system notifications about money (amounts are formatted decimal strings). */
+export const MONEY_NOTIFICATIONS = {
+  moneyReceivedTitle: 'Money received',
+  moneyReceived: (input: {
+    senderName: string;
+    amount: string;
+    wallet: string;
+    description: string | null;
+  }) =>
+    `${input.senderName} sent you ${usdText(input.amount)} to your ${input.wallet}.` +
+    (input.description ? ` Note: "${input.description}"` : ''),
+  depositCreditedTitle: 'Deposit credited',
+  depositCredited: (input: { amount: string; paymentId: string; wallet: string }) =>
+    `${usdText(input.amount)} from your crypto payment ${input.paymentId} was added to your ${input.wallet}.`,
+  partialDepositCredited: (input: { amount: string; paymentId: string; wallet: string }) =>
+    `Support credited ${usdText(input.amount)} for your partially paid crypto payment ${input.paymentId} to your ${input.wallet}.`,
+  balanceAdjustedTitle: 'Balance adjusted by support',
+  balanceAdjusted: (input: { direction: 'credit' | 'debit'; amount: string; wallet: string }) =>
+    input.direction === 'credit'
+      ? `Support added ${usdText(input.amount)} to your ${input.wallet}. Questions? Open a support ticket.`
+      : `Support deducted ${usdText(input.amount)} from your ${input.wallet}. Questions? Open a support ticket.`,
+} as const;
 
 export const MAX_NOTIFICATION_TITLE_LENGTH = 200;
 export const MAX_NOTIFICATION_MESSAGE_LENGTH = 2000;
@@ -62,6 +123,17 @@ export const NOTIFICATION_MESSAGES = {
   markSeen: 'Mark as read',
   popupClose: 'Got it',
   bellLabel: 'Notifications',
+  open: 'Open',
+  // the admin list (issue 22 item 3)
+  broadcastsTitle: 'Sent by admins',
+  broadcastsEmpty: 'No notifications have been sent',
+  systemTitle: 'Sent by the app to one member',
+  systemHint: 'Ticket answers and money events, written automatically for the member concerned.',
+  systemEmpty: 'No automatic notifications yet',
+  recipientsAll: 'All users',
+  recipientsCount: (count: number) => `${count} ${count === 1 ? 'user' : 'users'}`,
+  deletedMember: 'Deleted member',
+  searchList: 'Search title, message or recipient',
 } as const;
 
 const requiredText = (message: string, max: number, tooLong: string) =>
@@ -122,6 +194,8 @@ const notificationFields = {
   users: v.boolean(),
   type: v.picklist(NOTIFICATION_TYPES),
   created_at: v.string(),
+  /** Ours (issue 22): the path under /user/ this notification opens, or null. */
+  link: v.nullable(v.string()),
 };
 
 /** Spec 3 "Notification" as a member reads it. */
@@ -132,8 +206,21 @@ export const memberNotificationSchema = v.object({
 });
 export type MemberNotification = v.InferOutput<typeof memberNotificationSchema>;
 
-/** Spec 3 "Notification" as an admin reads it (the list screen and the create answer). */
-export const adminNotificationSchema = v.object({ ...notificationFields, recipients: v.array(v.string()) });
+export const recipientLabelSchema = v.object({ id: v.string(), fullname: v.string(), email: v.string() });
+export type RecipientLabel = v.InferOutput<typeof recipientLabelSchema>;
+/** How many chosen recipients the admin list names; the rest are counted. */
+export const RECIPIENT_PREVIEW_LIMIT = 3;
+
+/**
+ * Spec 3 "Notification" as an admin reads it (the list screen and the create answer), with ours:
+ * origin, and the first chosen recipients by name (recipients keeps every id).
+ */
+export const adminNotificationSchema = v.object({
+  ...notificationFields,
+  recipients: v.array(v.string()),
+  origin: v.picklist(NOTIFICATION_ORIGINS),
+  recipient_preview: v.array(recipientLabelSchema),
+});
 export type AdminNotification = v.InferOutput<typeof adminNotificationSchema>;
 
 export const bannerSchema = v.object({ name: v.string(), url: v.string(), created_at: v.string() });

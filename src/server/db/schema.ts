@@ -189,6 +189,10 @@ export type NotificationTable = {
   type: 'notification' | 'site_popup';
   created_by: string | null;
   created_at: string;
+  /** A path under /user/ that the notification opens; null for a broadcast (migration 0010). */
+  link: string | null;
+  /** 'broadcast': an admin's (POST /notifications); 'system': one the app sends a member by itself. */
+  origin: 'broadcast' | 'system';
 };
 
 export type NotificationRecipientTable = {

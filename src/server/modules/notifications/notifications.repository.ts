@@ -39,10 +39,15 @@ export async function existingMemberIds(db: Db, ids: string[]): Promise<Set<stri
   return found;
 }
 
-export async function listAllNotifications(db: Db, limit: number): Promise<NotificationTable[]> {
+export async function listAllNotifications(
+  db: Db,
+  limit: number,
+  origin: NotificationTable['origin'],
+): Promise<NotificationTable[]> {
   return db
     .selectFrom('notifications')
     .selectAll()
+    .where('origin', '=', origin)
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .limit(limit)
@@ -66,6 +71,21 @@ export async function recipientsOf(db: Db, notificationIds: string[]): Promise<M
     byNotification.set(row.notification_id, list);
   }
   return byNotification;
+}
+
+/** Members' names and e-mails by id (the admin list's recipient column). */
+export async function membersByIds(db: Db, ids: string[]) {
+  const found: { id: string; fullname: string; email: string }[] = [];
+  for (let i = 0; i < ids.length; i += 500) {
+    found.push(
+      ...(await db
+        .selectFrom('users')
+        .select(['id', 'fullname', 'email'])
+        .where('id', 'in', ids.slice(i, i + 500))
+        .execute()),
+    );
+  }
+  return found;
 }
 
 export async function findNotification(db: Db, id: string): Promise<NotificationTable | undefined> {

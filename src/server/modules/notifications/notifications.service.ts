@@ -1,14 +1,22 @@
 import { randomUUID } from 'node:crypto';
+import { formatCents } from '../../../shared/money.ts';
 import {
   type AdminNotification,
   type Banner,
   type CreateNotificationInput,
+  isMemberLink,
   type MemberNotification,
+  MONEY_NOTIFICATIONS,
+  NOTIFICATION_LINKS,
   NOTIFICATION_MESSAGES,
+  type NotificationOrigin,
   type NotificationsHome,
+  RECIPIENT_PREVIEW_LIMIT,
   RECIPIENT_SEARCH_LIMIT,
   type RecipientCandidate,
+  type RecipientLabel,
 } from '../../../shared/notifications.ts';
+import { WALLET_LABELS, type Wallet } from '../../../shared/wallets.ts';
 import type { Db } from '../../db/database.ts';
 import type { NotificationTable } from '../../db/schema.ts';
 import { badRequest, forbidden, notFound } from '../../http/errors.ts';
@@ -30,14 +38,16 @@ import {
   type MemberNotificationRow,
   type MemberRef,
   markSeen,
+  membersByIds,
   recipientsOf,
   searchMembersByEmail,
 } from './notifications.repository.ts';
 
 // Notifications (RULES.md "Notifications and tickets"; the decisions are written in
 // shared/notifications.ts). The tickets module uses notifyMembers to tell a member about an admin's
-// answer: keep its signature. Every change announces topic "notifications" on the live channel to
-// the members concerned, after its transaction commits.
+// answer, and the money modules the notify* helpers below: keep their signatures. Every change
+// announces topic "notifications" on the live channel to the members concerned, after its
+// transaction commits.
 
 export const LIVE_TOPIC = 'notifications';
 const LIST_LIMIT = 200;
@@ -53,9 +63,14 @@ const toMember = (row: MemberNotificationRow): MemberNotification => ({
   seen: row.seen_at !== null,
   seen_at: row.seen_at,
   created_at: row.created_at,
+  link: row.link,
 });
 
-const toAdmin = (row: NotificationTable, recipients: string[]): AdminNotification => ({
+const toAdmin = (
+  row: NotificationTable,
+  recipients: string[],
+  labels: Map<string, RecipientLabel> = new Map(),
+): AdminNotification => ({
   id: row.id,
   notification_id: row.id,
   title: row.title,
@@ -64,6 +79,12 @@ const toAdmin = (row: NotificationTable, recipients: string[]): AdminNotificatio
   type: row.type,
   recipients,
   created_at: row.created_at,
+  link: row.link,
+  origin: row.origin,
+  recipient_preview: recipients.slice(0, RECIPIENT_PREVIEW_LIMIT).flatMap((id) => {
+    const label = labels.get(id);
+    return label ? [label] : [];
+  }),
 });
 
 const audienceOf = (row: Pick<NotificationTable, 'users'>, recipients: string[]): LiveAudience =>
@@ -78,8 +99,13 @@ async function insertWithRecipients(
     allUsers: boolean;
     recipientIds: string[];
     createdBy: string | null;
+    origin: NotificationOrigin;
+    link: string | null;
   },
 ): Promise<NotificationTable> {
+  // A bad link is our own bug, never the member's input: fail the caller's transaction loudly.
+  if (input.link !== null && !isMemberLink(input.link))
+    throw new Error(`a notification link must be a path under /user/: ${input.link}`);
   const row: NotificationTable = {
     id: randomUUID(),
     title: input.title,
@@ -88,6 +114,8 @@ async function insertWithRecipients(
     type: input.type,
     created_by: input.createdBy,
     created_at: new Date().toISOString(),
+    link: input.link,
+    origin: input.origin,
   };
   await insertNotification(trx, row);
   if (!input.allUsers) await insertRecipients(trx, row.id, input.recipientIds);
@@ -96,8 +124,9 @@ async function insertWithRecipients(
 }
 
 /**
- * For other modules (tickets): a notification to these members, written in the caller's transaction
- * and announced live only once that transaction commits (never when it rolls back).
+ * For other modules (tickets, money): a system notification to these members, written in the caller's
+ * transaction and announced live only once that transaction commits (never when it rolls back).
+ * `link` is the path under /user/ that tapping it opens.
  */
 export async function notifyMembers(
   trx: Db,
@@ -107,6 +136,7 @@ export async function notifyMembers(
     message: string;
     type?: 'notification' | 'site_popup';
     createdBy?: string | null;
+    link?: string | null;
   },
 ): Promise<void> {
   const recipientIds = [...new Set(input.recipientIds)];
@@ -118,6 +148,82 @@ export async function notifyMembers(
     allUsers: false,
     recipientIds,
     createdBy: input.createdBy ?? null,
+    origin: 'system',
+    link: input.link ?? null,
+  });
+}
+
+const walletText = (wallet: Wallet) => {
+  const label = WALLET_LABELS[wallet];
+  return label.endsWith('Wallet') ? label : `${label} wallet`;
+};
+
+/** Money another member sent has reached this member (a completed transfer, or an approved held one). */
+export async function notifyMoneyReceived(
+  trx: Db,
+  input: {
+    recipientId: string;
+    senderName: string;
+    amountCents: number;
+    wallet: Wallet;
+    description: string | null;
+  },
+): Promise<void> {
+  await notifyMembers(trx, {
+    recipientIds: [input.recipientId],
+    title: MONEY_NOTIFICATIONS.moneyReceivedTitle,
+    message: MONEY_NOTIFICATIONS.moneyReceived({
+      senderName: input.senderName,
+      amount: formatCents(input.amountCents),
+      wallet: walletText(input.wallet),
+      description: input.description,
+    }),
+    link: NOTIFICATION_LINKS.moneyReceived,
+  });
+}
+
+/** A crypto payment was credited to the member's Active Wallet (by the provider's news, or by an admin). */
+export async function notifyDepositCredited(
+  trx: Db,
+  input: { memberId: string; amountCents: number; paymentId: string; byAdmin?: string },
+): Promise<void> {
+  const text = {
+    amount: formatCents(input.amountCents),
+    paymentId: input.paymentId,
+    wallet: walletText('business'),
+  };
+  await notifyMembers(trx, {
+    recipientIds: [input.memberId],
+    title: MONEY_NOTIFICATIONS.depositCreditedTitle,
+    message: input.byAdmin
+      ? MONEY_NOTIFICATIONS.partialDepositCredited(text)
+      : MONEY_NOTIFICATIONS.depositCredited(text),
+    createdBy: input.byAdmin ?? null,
+    link: NOTIFICATION_LINKS.depositCredited,
+  });
+}
+
+/** Support credited or debited the member's wallet. The admin's reason stays in the audit log. */
+export async function notifyBalanceAdjusted(
+  trx: Db,
+  input: {
+    memberId: string;
+    direction: 'credit' | 'debit';
+    amountCents: number;
+    wallet: Wallet;
+    adminId: string;
+  },
+): Promise<void> {
+  await notifyMembers(trx, {
+    recipientIds: [input.memberId],
+    title: MONEY_NOTIFICATIONS.balanceAdjustedTitle,
+    message: MONEY_NOTIFICATIONS.balanceAdjusted({
+      direction: input.direction,
+      amount: formatCents(input.amountCents),
+      wallet: walletText(input.wallet),
+    }),
+    createdBy: input.adminId,
+    link: NOTIFICATION_LINKS.balanceAdjusted,
   });
 }
 
@@ -139,8 +245,10 @@ export async function createNotification(
       allUsers: input.users,
       recipientIds: input.recipients,
       createdBy: admin.user.id,
+      origin: 'broadcast',
+      link: null,
     });
-    const created = toAdmin(row, input.recipients);
+    const created = toAdmin(row, input.recipients, await labelsOf(trx, input.recipients));
     await insertAudit(trx, {
       actorId: admin.user.id,
       action: 'notification.create',
@@ -152,13 +260,30 @@ export async function createNotification(
   });
 }
 
+/** Names for the first chosen recipients of each notification (the admin list shows them). */
+async function labelsOf(db: Db, ids: string[]): Promise<Map<string, RecipientLabel>> {
+  return new Map((await membersByIds(db, ids)).map((m) => [m.id, m]));
+}
+
+/**
+ * Newest first, up to LIST_LIMIT of each origin: the app's own notifications (one per money event)
+ * must not push the admins' broadcasts out of the list.
+ */
 export async function listNotificationsForAdmin(db: Db): Promise<AdminNotification[]> {
-  const rows = await listAllNotifications(db, LIST_LIMIT);
+  const [broadcasts, system] = await Promise.all([
+    listAllNotifications(db, LIST_LIMIT, 'broadcast'),
+    listAllNotifications(db, LIST_LIMIT, 'system'),
+  ]);
+  const rows = [...broadcasts, ...system].sort(
+    (a, b) => b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id),
+  );
   const recipients = await recipientsOf(
     db,
     rows.filter((r) => r.users === 0).map((r) => r.id),
   );
-  return rows.map((row) => toAdmin(row, recipients.get(row.id) ?? []));
+  const previewIds = [...recipients.values()].flatMap((ids) => ids.slice(0, RECIPIENT_PREVIEW_LIMIT));
+  const labels = await labelsOf(db, [...new Set(previewIds)]);
+  return rows.map((row) => toAdmin(row, recipients.get(row.id) ?? [], labels));
 }
 
 const memberRef = (asker: SessionUser): MemberRef => ({

@@ -18,6 +18,7 @@ import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/
 import type { SessionUser } from '../../http/session.ts';
 import { insertAudit } from '../audit/audit.repository.ts';
 import { type Outcome, replayOf, runOnce } from '../idempotency/idempotency.service.ts';
+import { notifyDepositCredited } from '../notifications/notifications.service.ts';
 import { pushToMembers } from '../push/push.service.ts';
 import { ensureWallets, PLATFORM, postTransfer, walletAccountId } from '../wallets/ledger.service.ts';
 import { isValidIpnSignature } from './ipn-signature.ts';
@@ -206,6 +207,11 @@ export async function applyProviderPayment(deps: PaymentsDeps, remote: ProviderP
       });
       // Someone credited it between our check and our insert: undo our transfer with the transaction.
       if (!credited) throw new AlreadyCredited();
+      await notifyDepositCredited(trx, {
+        memberId: row.user_id,
+        amountCents: Number(row.price_amount_cents),
+        paymentId: row.provider_payment_id,
+      });
       creditedMember = { id: row.user_id, amountCents: Number(row.price_amount_cents) };
     });
     // Web Push (issue 6): the credit has committed; in the background, never failing this call.
@@ -340,6 +346,12 @@ export async function manualCredit(
       }))
     )
       throw conflict('This payment has already been credited');
+    await notifyDepositCredited(trx, {
+      memberId: row.user_id,
+      amountCents: input.amount,
+      paymentId: row.provider_payment_id,
+      byAdmin: admin.user.id,
+    });
     await insertAudit(trx, {
       actorId: admin.user.id,
       action: 'payment.manual_credit',

@@ -1,4 +1,5 @@
 import { randomBytes, randomInt } from 'node:crypto';
+import { NOTIFICATION_LINKS } from '../../../shared/notifications.ts';
 import {
   type AdminTicketList,
   statusAfterResponse,
@@ -214,6 +215,7 @@ export async function addResponse(
           message: `${row.ticket_id} "${excerpt(row.subject, 80)}": ${excerpt(input.message)}`,
           type: 'notification',
           createdBy: asker.user.id,
+          link: NOTIFICATION_LINKS.ticket(row.ticket_id),
         });
       }
       await announce(trx, row.user_id);
@@ -272,6 +274,7 @@ export async function changeStatus(
             message: `${row.ticket_id} "${excerpt(row.subject, 80)}" is now ${ticketStatusLabel(status)}.`,
             type: 'notification',
             createdBy: asker.user.id,
+            link: NOTIFICATION_LINKS.ticket(row.ticket_id),
           });
         }
         await announce(trx, row.user_id);

@@ -16,6 +16,7 @@ import { AppError, badRequest, forbidden, notFound } from '../../http/errors.ts'
 import type { SessionUser } from '../../http/session.ts';
 import { insertAudit } from '../audit/audit.repository.ts';
 import { keyRecord, type Outcome, replayOf, runOnce } from '../idempotency/idempotency.service.ts';
+import { notifyMoneyReceived } from '../notifications/notifications.service.ts';
 import { findTransferParties, findUserById } from '../users/users.repository.ts';
 import {
   holdTransfer,
@@ -123,6 +124,20 @@ function sentOutcome(
   };
 }
 
+/** The recipient's "Money received" notification for a transfer that completes at once. */
+const receivedNotice = (
+  row: LedgerTransferTable,
+  input: TransferRequest,
+  sender: Party,
+  recipient: Party,
+) => ({
+  recipientId: recipient.id,
+  senderName: sender.fullname,
+  amountCents: input.amount,
+  wallet: input.to,
+  description: row.description,
+});
+
 export async function sendTransfer(
   db: Db,
   asker: SessionUser,
@@ -152,6 +167,7 @@ export async function sendTransfer(
       throw new AppError(422, TRANSFER_MESSAGES.dailyLimit);
     const move = moveOf(senderId, recipient.id, input);
     const row = review ? await holdTransfer(trx, move) : await postTransfer(trx, move);
+    if (!review && !toSelf) await notifyMoneyReceived(trx, receivedNotice(row, input, sender, recipient));
     return sentOutcome(row, input, sender, recipient);
   });
 }
@@ -176,14 +192,25 @@ async function sendInOneStatement(
   const outcome = sentOutcome(row, input, sender, recipient);
   let result: Awaited<ReturnType<typeof transferInOneStatement>>;
   try {
-    result = await transferInOneStatement(db, {
+    const statement = {
       row,
       debitFirst: row.debit_account_id < row.credit_account_id,
       daily: toSelf
         ? null
         : { userId: senderId, day: utcDay(row.created_at), limitCents: DAILY_TRANSFER_LIMIT_CENTS },
       key: keyRecord(senderId, idempotencyKey, request, outcome),
-    });
+    };
+    // Money reaching another member: their notification is written in the same transaction (a refusal
+    // has already aborted it, and the COMMIT then rolls back); anything else stays one statement.
+    result =
+      review || toSelf
+        ? await transferInOneStatement(db, statement)
+        : await db.transaction().execute(async (trx) => {
+            const written = await transferInOneStatement(trx, statement);
+            if (written === 'ok')
+              await notifyMoneyReceived(trx, receivedNotice(row, input, sender, recipient));
+            return written;
+          });
   } catch (error) {
     const earlier = await replayOf(db, senderId, idempotencyKey, request);
     if (earlier) return earlier;
@@ -285,6 +312,14 @@ export async function decideTransfer(
       if (!approve && row.sender_id !== row.recipient_id)
         await subtractFromDailyTotal(trx, row.sender_id, utcDay(row.created_at), Number(row.amount_cents));
       await settlePending(trx, id, approve ? 'post' : 'void', admin.user.id);
+      if (approve && row.recipient_id !== row.sender_id)
+        await notifyMoneyReceived(trx, {
+          recipientId: row.recipient_id,
+          senderName: row.sender_name,
+          amountCents: Number(row.amount_cents),
+          wallet: row.to as Wallet,
+          description: row.description,
+        });
       const after = await loadTransfer(trx, id);
       await insertAudit(trx, {
         actorId: admin.user.id,

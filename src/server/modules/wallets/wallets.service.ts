@@ -7,6 +7,7 @@ import { forbidden, notFound } from '../../http/errors.ts';
 import type { SessionUser } from '../../http/session.ts';
 import { insertAudit } from '../audit/audit.repository.ts';
 import { type Outcome, runOnce } from '../idempotency/idempotency.service.ts';
+import { notifyBalanceAdjusted } from '../notifications/notifications.service.ts';
 import { findUserById } from '../users/users.repository.ts';
 import { balancesOf } from './ledger.repository.ts';
 import { ensureWallets, PLATFORM, postTransfer, walletAccountId } from './ledger.service.ts';
@@ -61,6 +62,13 @@ export async function adjustBalance(
       reference: `adjustment:${input.direction}`,
       description: input.reason,
       createdBy: admin.user.id,
+    });
+    await notifyBalanceAdjusted(trx, {
+      memberId: member.id,
+      direction: input.direction,
+      amountCents: input.amount,
+      wallet: input.wallet,
+      adminId: admin.user.id,
     });
     await insertAudit(trx, {
       actorId: admin.user.id,
