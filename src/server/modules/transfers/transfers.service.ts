@@ -200,16 +200,17 @@ async function sendInOneStatement(
         : { userId: senderId, day: utcDay(row.created_at), limitCents: DAILY_TRANSFER_LIMIT_CENTS },
       key: keyRecord(senderId, idempotencyKey, request, outcome),
     };
-    // Money reaching another member: their notification is written in the same transaction (a refusal
-    // has already aborted it, and the COMMIT then rolls back); anything else stays one statement.
+    // Money reaching another member: their notification is written in the same transaction. It goes
+    // first, so the accounts' rows stay locked only for the money statement and the COMMIT (a member
+    // receiving from many at once would otherwise queue them all behind the notification's round
+    // trips); a refusal raised by the money statement aborts the transaction, and its COMMIT rolls the
+    // notification back. Anything else stays one statement.
     result =
       review || toSelf
         ? await transferInOneStatement(db, statement)
         : await db.transaction().execute(async (trx) => {
-            const written = await transferInOneStatement(trx, statement);
-            if (written === 'ok')
-              await notifyMoneyReceived(trx, receivedNotice(row, input, sender, recipient));
-            return written;
+            await notifyMoneyReceived(trx, receivedNotice(row, input, sender, recipient));
+            return transferInOneStatement(trx, statement);
           });
   } catch (error) {
     const earlier = await replayOf(db, senderId, idempotencyKey, request);
