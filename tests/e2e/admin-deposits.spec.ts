@@ -81,7 +81,7 @@ test('the admin sees every crypto payment with its member, amounts, status and c
   const cells = row.locator('td');
   await expect(cells.nth(0).getByTestId('payment-id')).toHaveText(partial.payment_id);
   await expect(cells.nth(1)).toContainText(member.fullname);
-  await expect(cells.nth(1)).toContainText(member.email);
+  await expect(cells.nth(1).getByTestId('member-email')).toHaveText(member.email);
   await expect(cells.nth(2)).toHaveText('$20.00');
   // Dollars are labelled USD; the coin is named once, in full, in its column's heading.
   await expect(table(page).locator('thead th')).toHaveText(
@@ -99,9 +99,30 @@ test('the admin sees every crypto payment with its member, amounts, status and c
   await expect(cells.nth(3)).toHaveText('20.5 received 8', { useInnerText: true });
   await expect(cells.nth(4)).toHaveText('Partially paid');
   await expect(cells.nth(5)).toHaveText('—');
-  // Every column fits the desktop screen: nothing to scroll sideways.
-  const scroller = page.locator('.table-scroll');
+  // Every column fits a 1366 px laptop: the table's scroll box has nothing to scroll sideways, nor the page,
+  // and no word (a payment ID, a part of an e-mail address, a heading's word) is broken over two lines.
+  expect(page.viewportSize()?.width).toBe(1366);
+  const scroller = table(page).locator('.table-scroll');
   expect(await scroller.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
+  expect(
+    await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+  ).toBeLessThanOrEqual(0);
+  const brokenWords = await table(page)
+    .locator('table')
+    .evaluate((el) => {
+      const broken: string[] = [];
+      const texts = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+      for (let node = texts.nextNode(); node; node = texts.nextNode())
+        for (const word of (node.textContent ?? '').matchAll(/\S+/g)) {
+          const range = document.createRange();
+          range.setStart(node, word.index);
+          range.setEnd(node, word.index + word[0].length);
+          const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => r.top));
+          if (lines.size > 1) broken.push(word[0]);
+        }
+      return broken;
+    });
+  expect(brokenWords).toEqual([]);
   await expect(row.getByRole('button', { name: 'Credit by hand' })).toBeVisible();
 
   const status = page.getByLabel('Status');

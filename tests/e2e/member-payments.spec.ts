@@ -534,14 +534,18 @@ test('Create New Payment goes back to an empty form; paying part of an invoice e
   expect(((await balance.json()) as { business: string }).business).toBe('12.30');
 });
 
-test('the deposit history lists both payments, newest first, with status and credit', async ({ page }) => {
+test('the deposit history lists both payments, newest first, with status and credit; it searches by payment ID and exports CSV', async ({
+  page,
+}) => {
   const full = earlier('full');
   const partial = earlier('partial');
   await signInMember(page, member);
   await openPayPage(page);
   await page.getByRole('link', { name: 'Deposit history' }).click();
   await expect(page).toHaveURL(/\/user\/deposit-history$/);
-  const rows = page.getByTestId('deposit-history').getByRole('listitem');
+  // One card per deposit on a phone: the shared table's rows, stacked.
+  const list = page.getByTestId('deposit-history');
+  const rows = list.locator('tbody tr');
   await expect(rows).toHaveCount(2);
   const [partialRow, fullRow] = [rows.nth(0), rows.nth(1)];
   const facts = (row: Locator) =>
@@ -567,10 +571,54 @@ test('the deposit history lists both payments, newest first, with status and cre
     ['$12.30 USD', shownDate(full.created_at), full.payment_id, coin('13.5'), coin('13.5'), '$12.30'],
     'Finished',
   );
-  // Every fact stays on a 360 px screen: nothing to scroll sideways.
+  // Each fact on a card is named, the way its column heading would name it.
+  const labels = await fullRow
+    .locator('td')
+    .evaluateAll((cells) =>
+      cells.map((cell) => getComputedStyle(cell, '::before').content.replace(/^"|"$/g, '')),
+    );
+  expect(labels).toEqual([
+    'Deposit (USD)',
+    'Status',
+    'Date',
+    'Payment ID',
+    'Amount to send',
+    'Received',
+    'Credited to your Active Wallet (USD)',
+  ]);
+  // Every fact stays on a 360 px screen: nothing to scroll sideways, neither the page nor the list's cards.
   await page.setViewportSize({ width: 360, height: 740 });
   expect(await sidewaysScroll(page)).toBeLessThanOrEqual(0);
+  const cards = list.locator('.table-scroll');
+  expect(await cards.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
   await expect(badge(fullRow)).toHaveClass(/\bgreen\b/);
+
+  // "Export CSV": every deposit, newest first, as shown (the date in ISO, dollars as plain numbers under
+  // their USD heading, the coin named in full, so quoted for its commas).
+  const download = page.waitForEvent('download');
+  await list.getByRole('button', { name: 'Export CSV' }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toBe('deposits.csv');
+  const lines = readFileSync(await file.path(), 'utf8')
+    .replace(/^\uFEFF/, '')
+    .split('\r\n');
+  expect(lines).toEqual([
+    'Deposit (USD),Status,Date,Payment ID,Amount to send,Received,Credited to your Active Wallet (USD)',
+    `5.00,Partially paid,${partial.created_at},${partial.payment_id},"${coin('5.5')}","${coin('2.75')}",`,
+    `12.30,Finished,${full.created_at},${full.payment_id},"${coin('13.5')}","${coin('13.5')}",12.30`,
+    '',
+  ]);
+
+  // Searching by payment ID (part of it is enough) leaves that deposit alone; no match says so.
+  const search = list.getByLabel('Search by payment ID');
+  await search.fill(full.payment_id.slice(-6));
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first().getByTestId('deposit-id')).toHaveText(full.payment_id);
+  await search.fill('no-such-payment');
+  await expect(rows).toHaveCount(0);
+  await expect(list.getByTestId('deposit-history-empty')).toHaveText('No deposits match this search.');
+  await search.fill('');
+  await expect(rows).toHaveCount(2);
 });
 
 test('a status check that fails shows why, and Retry reloads the page; final failures read "Failed"', async ({
