@@ -63,7 +63,7 @@ export default defineConfig({
       ADMIN_PASSWORD: E2E_ADMIN.password,
       LOG_LEVEL: 'warn',
       SANDBOX_STEP_MS: '300',
-      TRUST_PROXY: 'true',
+      TRUST_PROXY: '127.0.0.1',
     },
   },
 });

@@ -38,9 +38,13 @@ export async function buildApp(config: Config): Promise<App> {
   const secure = config.publicUrl.startsWith('https://');
   const cookies = { secure };
 
+  const hops = config.trustProxy;
   const app = Fastify({
     logger: { level: config.logLevel, redact: ['req.headers.cookie', 'req.headers["x-xsrf-token"]'] },
-    trustProxy: config.trustProxy,
+    // Fastify 5.12 ignores a hop count (it cannot tell the proxy from a client that reaches the server
+    // directly), so a count is applied here: docs/deployment.md asks for it only where the proxies are
+    // the only way in; otherwise name their addresses.
+    trustProxy: typeof hops === 'number' ? (_address: string, hop: number) => hop < hops : hops,
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
   });

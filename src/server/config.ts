@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 
 // Environment variables of API.md "Running the server". Read once at start; nothing else reads process.env.
@@ -15,7 +16,11 @@ export type Config = {
   /** Built PWA; when it has no index.html the server answers the API only. */
   clientDir: string;
   logLevel: string;
-  trustProxy: boolean;
+  /**
+   * Which hops' X-Forwarded-For to believe (Fastify's trustProxy): false (none), a hop count, or the
+   * proxies' addresses/CIDRs. Never true: that takes the leftmost entry, which the client writes itself.
+   */
+  trustProxy: false | number | string[];
   /** 'sandbox' (built in, no network) or 'nowpayments'. */
   paymentProvider: 'sandbox' | 'nowpayments';
   nowpayments: { apiKey: string | undefined; ipnSecret: string | undefined; baseUrl: string };
@@ -47,8 +52,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: (env.PUBLIC_URL || `http://${host}:${port}`).replace(/\/$/, ''),
     clientDir: resolve(env.CLIENT_DIR || './dist'),
     logLevel: env.LOG_LEVEL || 'info',
-    trustProxy: env.TRUST_PROXY === 'true',
-    paymentProvider: paymentProviderOf(env.PAYMENT_PROVIDER),
+    trustProxy: trustProxyOf(env.TRUST_PROXY),
+    paymentProvider: paymentProviderOf(env),
     nowpayments: {
       apiKey: env.NOWPAYMENTS_API_KEY || undefined,
       ipnSecret: env.NOWPAYMENTS_IPN_SECRET || undefined,
@@ -62,10 +67,56 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
 }
 
-function paymentProviderOf(value: string | undefined): Config['paymentProvider'] {
-  if (!value || value === 'sandbox') return 'sandbox';
+/**
+ * The sandbox lets any member create money, so production must name its provider, and the sandbox only
+ * with ALLOW_SANDBOX_PAYMENTS=true (a public demo). Elsewhere the sandbox is the default.
+ */
+function paymentProviderOf(env: NodeJS.ProcessEnv): Config['paymentProvider'] {
+  const value = env.PAYMENT_PROVIDER;
+  const production = env.NODE_ENV === 'production';
+  if (!value && production)
+    throw new Error(
+      'PAYMENT_PROVIDER must be set when NODE_ENV=production: nowpayments, or sandbox together with ALLOW_SANDBOX_PAYMENTS=true (the sandbox lets any member create money)',
+    );
+  if (!value || value === 'sandbox') {
+    if (production && env.ALLOW_SANDBOX_PAYMENTS !== 'true')
+      throw new Error(
+        'PAYMENT_PROVIDER=sandbox lets any member create money: with NODE_ENV=production it needs ALLOW_SANDBOX_PAYMENTS=true',
+      );
+    return 'sandbox';
+  }
   if (value === 'nowpayments') return 'nowpayments';
   throw new Error(`PAYMENT_PROVIDER must be sandbox or nowpayments, got ${value}`);
+}
+
+// proxy-addr's names for the private ranges, accepted like addresses.
+const NAMED_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * TRUST_PROXY: empty or false (no proxy), a hop count (1 behind one nginx), or a comma-separated list of
+ * the proxies' addresses or CIDRs. `true` is refused: it would believe the leftmost X-Forwarded-For
+ * entry, which the client writes itself, and every per-address limit could be dodged.
+ */
+export function trustProxyOf(value: string | undefined): Config['trustProxy'] {
+  const text = value?.trim() ?? '';
+  if (text === '' || text === 'false' || text === '0') return false;
+  if (text === 'true')
+    throw new Error(
+      'TRUST_PROXY=true would trust every address, so a client could choose its own address with X-Forwarded-For: set the number of proxies in front of the server (e.g. 1) or their addresses (e.g. 10.0.0.5 or 10.0.0.0/8)',
+    );
+  if (/^\d+$/.test(text)) return Number(text);
+  const entries = text.split(',').map((entry) => entry.trim());
+  for (const entry of entries) {
+    const [address = '', prefix, extra] = entry.split('/');
+    const family = isIP(address);
+    const prefixOk =
+      prefix === undefined || (/^\d+$/.test(prefix) && Number(prefix) <= (family === 6 ? 128 : 32));
+    if (!NAMED_RANGES.has(entry) && (family === 0 || !prefixOk || extra !== undefined))
+      throw new Error(
+        `TRUST_PROXY must be a number of proxies or a comma-separated list of their addresses or CIDRs, got ${entry || 'an empty entry'}`,
+      );
+  }
+  return entries;
 }
 
 function wholeNumber(name: string, value: string | undefined, fallback: number): number {

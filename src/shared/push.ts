@@ -6,8 +6,12 @@ import * as v from 'valibot';
 // Decided here:
 // - The endpoint must be https. http is accepted only for a loopback host (127.0.0.1, localhost), and
 //   the server takes such an endpoint only when PUSH_ALLOW_LOOPBACK=true (tests' fake push service).
-// - Re-sending an endpoint already stored refreshes its keys and moves it to the member who sends it
-//   (a shared phone's browser has one subscription, whoever signed in last).
+// - The server takes only endpoints of the browsers' push services (FCM, Mozilla, Apple, Windows), so
+//   it never posts to an address a member chose (issue 14).
+// - Re-sending an endpoint the member already has refreshes its keys; an endpoint stored for another
+//   member is a 409 and stays theirs (sign-out removes this device's subscription first, so a shared
+//   phone's next member subscribes anew).
+// - At most MAX_PUSH_SUBSCRIPTIONS per member: a new device beyond that replaces the oldest.
 
 export const PUSH_MESSAGES = {
   endpointInvalid: 'The push endpoint must be an https address',
@@ -15,6 +19,8 @@ export const PUSH_MESSAGES = {
   subscribed: 'Notifications are on for this device',
   unsubscribed: 'Notifications are off for this device',
   notFound: 'Subscription not found',
+  endpointUnknownService: 'The push endpoint must belong to a known push service',
+  endpointTaken: 'This device receives notifications for another account',
   turnOn: 'Turn on notifications',
   turnOff: 'Turn off',
   blocked: 'Notifications are blocked for this site in your browser settings',
@@ -27,6 +33,7 @@ export const PUSH_MESSAGES = {
 } as const;
 
 export const MAX_PUSH_ENDPOINT_LENGTH = 2048;
+export const MAX_PUSH_SUBSCRIPTIONS = 10;
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 export function isLoopbackEndpoint(endpoint: string): boolean {

@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PUSH_MESSAGES } from '../../src/shared/push.ts';
+import { MAX_PUSH_SUBSCRIPTIONS, PUSH_MESSAGES } from '../../src/shared/push.ts';
 import { ApiClient, signedInAdminClient, signedInMember } from '../helpers/client.ts';
 import { type FakePushService, startFakePushService } from '../helpers/fake-push-service.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 
 // The push calls (issue 6): GET /push/key, POST and DELETE /push/subscriptions. Endpoints must be https
-// (http only on the loopback address, and only where PUSH_ALLOW_LOOPBACK=true); keys must be there; a
-// member stores and removes only their own subscriptions, and admins have none.
+// on a known push service's host (http only on the loopback address, and only where
+// PUSH_ALLOW_LOOPBACK=true); keys must be there; a member stores and removes only their own
+// subscriptions, never takes another member's, keeps at most 10, and admins have none (issue 14).
 
 let server: TestServer;
 let strict: TestServer;
@@ -31,8 +32,15 @@ const unsubscribe = (who: Member | ApiClient, endpoint: unknown) =>
   ('client' in who ? who.client : who).request('DELETE', '/push/subscriptions', { body: { endpoint } });
 const stored = (db: TestServer['db'], endpoint: string) =>
   db.selectFrom('push_subscriptions').selectAll().where('endpoint', '=', endpoint).executeTakeFirst();
+// Registrations are limited per address (20 in 10 minutes): the endpoint-rule cases share one member of
+// the strict server, whose rules for https endpoints are the same.
+let sharedStrictMember: Promise<Member> | undefined;
+const strictMember = () => {
+  sharedStrictMember ??= signedInMember(strict.baseUrl);
+  return sharedStrictMember;
+};
 const httpsSubscription = (name: string) => ({
-  endpoint: `https://push.example.net/send/${name}`,
+  endpoint: `https://fcm.googleapis.com/fcm/send/${name}-${Date.now().toString(36)}`,
   expirationTime: null,
   keys: pushService.subscription('/unused').keys,
 });
@@ -73,20 +81,91 @@ describe('POST /push/subscriptions', () => {
     });
   });
 
-  it('refreshes the same endpoint (new keys; the member who sent it last owns it)', async () => {
-    const first = await signedInMember(server.baseUrl);
-    const second = await signedInMember(server.baseUrl);
-    const body = httpsSubscription('shared-phone');
-    expect((await subscribe(first, body)).status).toBe(201);
+  it("refreshes the member's own endpoint with new keys, without a second row", async () => {
+    const member = await signedInMember(server.baseUrl);
+    const body = httpsSubscription('refresh');
+    expect((await subscribe(member, body)).status).toBe(201);
     const renewed = { ...body, keys: pushService.subscription('/unused').keys };
-    expect((await subscribe(second, renewed)).status).toBe(201);
+    expect((await subscribe(member, renewed)).status).toBe(201);
     const rows = await server.db
       .selectFrom('push_subscriptions')
       .selectAll()
       .where('endpoint', '=', body.endpoint)
       .execute();
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ user_id: second.auth.id, p256dh: renewed.keys.p256dh });
+    expect(rows[0]).toMatchObject({ user_id: member.auth.id, p256dh: renewed.keys.p256dh });
+  });
+
+  it("never moves another member's endpoint: 409, and it stays with its owner, keys unchanged", async () => {
+    const owner = await signedInMember(server.baseUrl);
+    const other = await signedInMember(server.baseUrl);
+    const body = httpsSubscription('taken');
+    expect((await subscribe(owner, body)).status).toBe(201);
+    const res = await subscribe(other, { ...body, keys: pushService.subscription('/unused').keys });
+    expect(res.status, res.text).toBe(409);
+    expect(res.body.message).toBe(PUSH_MESSAGES.endpointTaken);
+    const rows = await server.db
+      .selectFrom('push_subscriptions')
+      .selectAll()
+      .where('endpoint', '=', body.endpoint)
+      .execute();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ user_id: owner.auth.id, p256dh: body.keys.p256dh, auth: body.keys.auth });
+  });
+
+  it.each([
+    ['Chrome (FCM)', 'https://fcm.googleapis.com/fcm/send/abc:APA91b'],
+    ['Firefox', 'https://updates.push.services.mozilla.com/wpush/v2/gAAAAA'],
+    ['Firefox (another node)', 'https://eu.push.services.mozilla.com/wpush/v1/x'],
+    ['Safari', 'https://web.push.apple.com/QGuQyavXutnMH'],
+    ['Edge (WNS)', 'https://db5p.notify.windows.com/w/?token=AwYAAAB'],
+  ])("accepts the endpoint of %s's push service", async (_name, endpoint) => {
+    const member = await strictMember();
+    const body = { ...httpsSubscription('known'), endpoint: `${endpoint}${Date.now().toString(36)}` };
+    const res = await subscribe(member, body);
+    expect(res.status, res.text).toBe(201);
+    expect(await stored(strict.db, body.endpoint)).toMatchObject({ user_id: member.auth.id });
+  });
+
+  it.each([
+    ['an unknown host', 'https://push.example.net/send/x'],
+    ['the cloud metadata address', 'https://169.254.169.254/latest/meta-data/'],
+    ['a private address', 'https://10.0.0.7/send/x'],
+    ['a look-alike host', 'https://fcm.googleapis.com.attacker.example/send/x'],
+    ['a host that only ends like one', 'https://evilpush.apple.com/x'],
+    ['a known host on another port', 'https://fcm.googleapis.com:8443/fcm/send/x'],
+    ['credentials in the URL', 'https://user:pw@fcm.googleapis.com/fcm/send/x'],
+  ])('refuses %s with a 400 and stores nothing', async (_name, endpoint) => {
+    const member = await strictMember();
+    const res = await subscribe(member, { ...httpsSubscription('unknown'), endpoint });
+    expect(res.status, res.text).toBe(400);
+    expect(res.body.errors).toContainEqual({
+      field: 'endpoint',
+      message: PUSH_MESSAGES.endpointUnknownService,
+    });
+    expect(await stored(strict.db, endpoint)).toBeUndefined();
+  });
+
+  it(`keeps at most ${MAX_PUSH_SUBSCRIPTIONS} devices per member: a new one replaces the oldest`, async () => {
+    const member = await signedInMember(strict.baseUrl);
+    const bodies = Array.from({ length: MAX_PUSH_SUBSCRIPTIONS + 1 }, (_, i) =>
+      httpsSubscription(`device-${i}`),
+    );
+    for (const body of bodies) expect((await subscribe(member, body)).status).toBe(201);
+    const rows = await strict.db
+      .selectFrom('push_subscriptions')
+      .select('endpoint')
+      .where('user_id', '=', member.auth.id)
+      .execute();
+    expect(rows.map((row) => row.endpoint).sort()).toEqual(
+      bodies
+        .slice(1)
+        .map((body) => body.endpoint)
+        .sort(),
+    );
+    // Refreshing one of the ten keeps ten.
+    expect((await subscribe(member, bodies[5])).status).toBe(201);
+    expect(await stored(strict.db, bodies[0]?.endpoint ?? '')).toBeUndefined();
   });
 
   it.each([

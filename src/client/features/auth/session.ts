@@ -110,7 +110,8 @@ export async function signOut(qc: QueryClient, role: 'member' | 'admin'): Promis
     // Web Push (issue 6): while still signed in, this device's push subscription ends (server, then
     // browser), so a shared phone stops receiving the last member's notifications.
     if (role === 'member') await endPushOnThisDevice().catch(() => undefined);
-    await api('GET', role === 'admin' ? '/auth/signoutadmin' : '/auth/signout');
+    // POST, with the CSRF header: another site cannot sign the member out (the GET stays for old clients).
+    await api('POST', role === 'admin' ? '/auth/signoutadmin' : '/auth/signout');
   } finally {
     await clearSession(qc);
   }

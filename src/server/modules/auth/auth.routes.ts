@@ -101,10 +101,21 @@ export function registerAuthRoutes(app: FastifyInstance, { db, csrf, cookies }: 
   });
 
   for (const url of ['/auth/signout', '/auth/signoutadmin']) {
+    // POST carries the CSRF token, so another site cannot sign a member out; the app uses it. The
+    // specification's GET stays for clients that still call it.
+    defineRoute(app, {
+      method: 'POST',
+      url,
+      summary: 'End the current session on the server and clear its cookie (needs the CSRF header)',
+      tags,
+      access: 'public',
+      responses: { 200: messageSchema, 403: errorBodySchema },
+      handler: async ({ request, reply }) => endSession(request, reply),
+    });
     defineRoute(app, {
       method: 'GET',
       url,
-      summary: 'End the current session on the server and clear its cookie',
+      summary: 'End the current session on the server and clear its cookie (kept for old clients; use POST)',
       tags,
       access: 'public',
       responses: { 200: messageSchema },

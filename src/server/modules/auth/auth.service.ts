@@ -5,7 +5,7 @@ import type { Db } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { UserTable } from '../../db/schema.ts';
 import { badRequest, conflict, forbidden, unauthorized } from '../../http/errors.ts';
-import { assertUnder, consume, type Limit, recordHit, reset } from '../../http/rate-limit.ts';
+import { consume, type Limit, reset, type Slowdown, slowDown } from '../../http/rate-limit.ts';
 import { hashToken, newToken } from '../../http/tokens.ts';
 import {
   findRootAdmin,
@@ -27,13 +27,22 @@ import {
 
 const MINUTE = 60_000;
 
-// Failures are counted per (address, e-mail): an attacker elsewhere cannot lock the real member out,
-// and a guesser at one address gets 5 tries per quarter hour. Every attempt also counts per address.
+// Every attempt is counted before the password is checked, in one atomic write per limit, so parallel
+// guesses cannot all reach argon2 before the first is counted; a successful sign-in forgets them.
+// Per (address, e-mail): a guesser at one address gets 5 tries per quarter hour. Per e-mail from every
+// address (a guesser with many addresses): 10 tries at once, then a growing wait between tries, never a
+// lockout: the real member's next try passes once the wait is over. Every attempt also counts per address.
 export const LIMITS = {
   signInPerIp: { max: 100, windowMs: 15 * MINUTE },
   signInFailuresPerIpAndEmail: { max: 5, windowMs: 15 * MINUTE },
   registerPerIp: { max: 20, windowMs: 10 * MINUTE },
 } satisfies Record<string, Limit>;
+
+export const SIGN_IN_SLOWDOWN = {
+  free: 10,
+  delaysMs: [1, 2, 4, 8, 15, 30, 60, 120, 300].map((seconds) => seconds * 1000),
+  forgetMs: 60 * MINUTE,
+} satisfies Slowdown;
 
 export type RequestContext = { ip: string; userAgent: string | undefined };
 export type NewSession = { user: UserTable; token: string; sessionId: string; expiresAt: string };
@@ -47,7 +56,9 @@ export async function signIn(
 ): Promise<NewSession> {
   await consume(db, `signin:ip:${ctx.ip}`, LIMITS.signInPerIp);
   const failureKey = `signin:fail:${role}:${ctx.ip}:${input.email}`;
-  await assertUnder(db, failureKey, LIMITS.signInFailuresPerIpAndEmail);
+  await consume(db, failureKey, LIMITS.signInFailuresPerIpAndEmail);
+  const accountKey = `signin:account:${role}:${input.email}`;
+  await slowDown(db, accountKey, SIGN_IN_SLOWDOWN);
 
   const user = await findUserByEmail(db, input.email);
   // The same answer, after the same work, for an unknown e-mail, the wrong role and a wrong password.
@@ -56,11 +67,10 @@ export async function signIn(
       ? await verifyPassword(user.password_hash, input.password)
       : await verifyAgainstDummy(input.password).then(() => false);
   if (!user || !passwordOk) {
-    await recordHit(db, failureKey, LIMITS.signInFailuresPerIpAndEmail);
     throw unauthorized(AUTH.invalidCredentials);
   }
   if (user.status === 'block') throw forbidden(AUTH.blocked);
-  await reset(db, failureKey);
+  await Promise.all([reset(db, failureKey), reset(db, accountKey)]);
 
   // A new session id on every sign-in: a session fixed before sign-in is never promoted.
   if (previousSessionId) await deleteSession(db, previousSessionId);

@@ -2,25 +2,47 @@ import type { Db } from '../../db/database.ts';
 import type { PushSubscriptionTable } from '../../db/schema.ts';
 
 // The only SQL of push subscriptions. One row per endpoint (unique): the browser's subscription on
-// one device, owned by the member who last registered it.
+// one device, owned by the member who first registered it.
 
 export type StoredSubscription = Pick<
   PushSubscriptionTable,
   'id' | 'user_id' | 'endpoint' | 'p256dh' | 'auth'
 >;
 
-/** Stores a subscription, or refreshes the row of the same endpoint (new keys, new owner). */
-export async function upsertSubscription(db: Db, row: PushSubscriptionTable): Promise<void> {
-  await db
+/**
+ * Stores a subscription, or refreshes the keys of the member's own row with that endpoint, in one
+ * guarded write. Answers false when the endpoint is stored for another member: that row stays as it is.
+ */
+export async function upsertOwnSubscription(db: Db, row: PushSubscriptionTable): Promise<boolean> {
+  const written = await db
     .insertInto('push_subscriptions')
     .values(row)
     .onConflict((oc) =>
-      oc.column('endpoint').doUpdateSet({
-        user_id: row.user_id,
-        p256dh: row.p256dh,
-        auth: row.auth,
-        user_agent: row.user_agent,
-      }),
+      oc
+        .column('endpoint')
+        .doUpdateSet({ p256dh: row.p256dh, auth: row.auth, user_agent: row.user_agent })
+        .where('push_subscriptions.user_id', '=', row.user_id),
+    )
+    .returning('id')
+    .executeTakeFirst();
+  return written !== undefined;
+}
+
+/** Deletes the member's subscriptions beyond the newest `keep` (by when each was first stored). */
+export async function trimSubscriptions(db: Db, userId: string, keep: number): Promise<void> {
+  await db
+    .deleteFrom('push_subscriptions')
+    .where('user_id', '=', userId)
+    .where(
+      'id',
+      'not in',
+      db
+        .selectFrom('push_subscriptions')
+        .select('id')
+        .where('user_id', '=', userId)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(keep),
     )
     .execute();
 }

@@ -29,11 +29,12 @@ export function registerPushRoutes(api: FastifyInstance, { db }: { db: Db }): vo
   defineRoute(api, {
     method: 'POST',
     url: '/push/subscriptions',
-    summary: "Store or refresh this device's push subscription (member; PushSubscription.toJSON())",
+    summary:
+      "Store or refresh this device's push subscription (member; PushSubscription.toJSON()); a known push service's endpoint only, 409 when another member has it, at most 10 per member (the oldest goes)",
     tags,
     access: 'member',
     body: pushSubscriptionSchema,
-    responses: { 201: messageSchema, ...errors },
+    responses: { 201: messageSchema, ...errors, 409: errorBodySchema },
     handler: async ({ body, user, request, reply }) => {
       await saveSubscription(db, user, body, request.headers['user-agent']);
       return reply.status(201).send({ message: PUSH_MESSAGES.subscribed });

@@ -2,12 +2,13 @@ import { randomUUID } from 'node:crypto';
 import webpush from 'web-push';
 import {
   isLoopbackEndpoint,
+  MAX_PUSH_SUBSCRIPTIONS,
   PUSH_MESSAGES,
   type PushPayload,
   type PushSubscriptionInput,
 } from '../../../shared/push.ts';
 import type { Db } from '../../db/database.ts';
-import { badRequest, forbidden, notFound } from '../../http/errors.ts';
+import { badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
 import type { SessionUser } from '../../http/session.ts';
 import {
   deleteOwnSubscription,
@@ -15,7 +16,8 @@ import {
   type StoredSubscription,
   subscriptionsOfAllMembers,
   subscriptionsOfMembers,
-  upsertSubscription,
+  trimSubscriptions,
+  upsertOwnSubscription,
 } from './push.repository.ts';
 import type { VapidKeys } from './vapid-keys.ts';
 
@@ -45,6 +47,30 @@ export function publicVapidKey(db: Db): string {
   return settings.keys.publicKey;
 }
 
+// The browsers' push services (Chrome/Edge via FCM, Firefox, Safari, legacy Edge). Any other host would
+// have the server post to an address a member chose: an internal service, the cloud metadata address.
+const PUSH_SERVICE_HOSTS = ['fcm.googleapis.com', 'updates.push.services.mozilla.com'];
+const PUSH_SERVICE_DOMAINS = ['.push.services.mozilla.com', '.push.apple.com', '.notify.windows.com'];
+
+/** Whether the server may post to this endpoint: a known push service over https, or the tests' loopback. */
+export function isAllowedEndpoint(endpoint: string, allowLoopback: boolean): boolean {
+  let url: URL;
+  try {
+    url = new URL(endpoint);
+  } catch {
+    return false;
+  }
+  if (isLoopbackEndpoint(endpoint)) return allowLoopback;
+  const host = url.hostname.toLowerCase();
+  return (
+    url.protocol === 'https:' &&
+    (url.port === '' || url.port === '443') &&
+    !url.username &&
+    !url.password &&
+    (PUSH_SERVICE_HOSTS.includes(host) || PUSH_SERVICE_DOMAINS.some((domain) => host.endsWith(domain)))
+  );
+}
+
 export async function saveSubscription(
   db: Db,
   member: SessionUser,
@@ -52,9 +78,12 @@ export async function saveSubscription(
   userAgent: string | undefined,
 ): Promise<void> {
   if (member.user.role !== 'user') throw forbidden();
-  if (isLoopbackEndpoint(input.endpoint) && !settingsByDb.get(db)?.allowLoopback)
+  const allowLoopback = settingsByDb.get(db)?.allowLoopback ?? false;
+  if (isLoopbackEndpoint(input.endpoint) && !allowLoopback)
     throw badRequest([{ field: 'endpoint', message: PUSH_MESSAGES.endpointInvalid }]);
-  await upsertSubscription(db, {
+  if (!isAllowedEndpoint(input.endpoint, allowLoopback))
+    throw badRequest([{ field: 'endpoint', message: PUSH_MESSAGES.endpointUnknownService }]);
+  const stored = await upsertOwnSubscription(db, {
     id: randomUUID(),
     user_id: member.user.id,
     endpoint: input.endpoint,
@@ -63,6 +92,8 @@ export async function saveSubscription(
     user_agent: userAgent ? userAgent.slice(0, 300) : null,
     created_at: new Date().toISOString(),
   });
+  if (!stored) throw conflict(PUSH_MESSAGES.endpointTaken);
+  await trimSubscriptions(db, member.user.id, MAX_PUSH_SUBSCRIPTIONS);
 }
 
 /** Deletes the member's own subscription; another member's endpoint is a 404, like an unknown one. */
@@ -121,7 +152,11 @@ async function sendOne(db: Db, settings: PushSettings, subscription: StoredSubsc
         contentEncoding: 'aes128gcm',
       },
     );
-    if (isLoopbackEndpoint(request.endpoint) && !settings.allowLoopback) return;
+    // Rows stored before the endpoint rule was checked, or a host dropped from it: never posted to.
+    if (!isAllowedEndpoint(request.endpoint, settings.allowLoopback)) {
+      await deleteSubscriptionById(db, subscription.id);
+      return;
+    }
     const response = await fetch(request.endpoint, {
       method: request.method,
       headers: request.headers as Record<string, string>,

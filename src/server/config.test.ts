@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig, trustProxyOf } from './config.ts';
+
+// What the server refuses to start with, and how TRUST_PROXY is read (issue 14).
+
+describe('TRUST_PROXY', () => {
+  it('is off when unset, empty, false or 0', () => {
+    for (const value of [undefined, '', 'false', '0']) expect(trustProxyOf(value)).toBe(false);
+    expect(loadConfig({}).trustProxy).toBe(false);
+  });
+
+  it('refuses true, which would let a client pick its own address, with a message saying what to set', () => {
+    expect(() => trustProxyOf('true')).toThrow(/TRUST_PROXY=true .*number of proxies.*addresses/);
+    expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(/TRUST_PROXY=true/);
+  });
+
+  it('takes a hop count', () => {
+    expect(trustProxyOf('1')).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+  });
+
+  it("takes the proxies' addresses and CIDRs, comma-separated, IPv4 or IPv6", () => {
+    expect(trustProxyOf('127.0.0.1')).toEqual(['127.0.0.1']);
+    expect(trustProxyOf('10.0.0.5, 10.1.0.0/16,fd00::/8, ::1')).toEqual([
+      '10.0.0.5',
+      '10.1.0.0/16',
+      'fd00::/8',
+      '::1',
+    ]);
+    expect(trustProxyOf('loopback,uniquelocal')).toEqual(['loopback', 'uniquelocal']);
+  });
+
+  it.each(['yes', '*', '10.0.0.0/33', '10.0.0.1/8/1', 'nginx', '10.0.0.1,', '1.5', 'fd00::/129'])(
+    'refuses %s',
+    (value) => {
+      expect(() => trustProxyOf(value)).toThrow(/TRUST_PROXY must be/);
+    },
+  );
+});
+
+describe('PAYMENT_PROVIDER in production', () => {
+  it('refuses to start without an explicit provider (the sandbox lets any member create money)', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(
+      /PAYMENT_PROVIDER must be set when NODE_ENV=production/,
+    );
+  });
+
+  it('refuses the sandbox unless ALLOW_SANDBOX_PAYMENTS=true', () => {
+    const env = { NODE_ENV: 'production', PAYMENT_PROVIDER: 'sandbox' };
+    expect(() => loadConfig(env)).toThrow(/ALLOW_SANDBOX_PAYMENTS=true/);
+    expect(() => loadConfig({ ...env, ALLOW_SANDBOX_PAYMENTS: 'yes' })).toThrow(/ALLOW_SANDBOX_PAYMENTS/);
+    expect(loadConfig({ ...env, ALLOW_SANDBOX_PAYMENTS: 'true' }).paymentProvider).toBe('sandbox');
+  });
+
+  it('starts with nowpayments named, and keeps the sandbox default outside production', () => {
+    expect(loadConfig({ NODE_ENV: 'production', PAYMENT_PROVIDER: 'nowpayments' }).paymentProvider).toBe(
+      'nowpayments',
+    );
+    expect(loadConfig({}).paymentProvider).toBe('sandbox');
+    expect(loadConfig({ NODE_ENV: 'development' }).paymentProvider).toBe('sandbox');
+  });
+});
