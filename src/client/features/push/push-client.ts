@@ -1,5 +1,5 @@
 import { PUSH_MESSAGES } from '../../../shared/push.ts';
-import { api } from '../../lib/http.ts';
+import { ApiError, api } from '../../lib/http.ts';
 
 // Web Push on this device (issue 6). Permission is asked only when the member presses "Turn on
 // notifications" (never on load); the subscription is made through the registered service worker
@@ -68,7 +68,16 @@ export async function turnOnPush(): Promise<PushState> {
     subscription = null;
   }
   subscription ??= await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey });
-  await api('POST', '/push/subscriptions', subscription.toJSON());
+  try {
+    await api('POST', '/push/subscriptions', subscription.toJSON());
+  } catch (error) {
+    // 409: this browser's subscription still belongs to the member who used the phone before (their
+    // session ended without a sign-out). The server keeps it with them; this member gets a new one.
+    if (!(error instanceof ApiError && error.status === 409)) throw error;
+    await subscription.unsubscribe();
+    const fresh = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey });
+    await api('POST', '/push/subscriptions', fresh.toJSON());
+  }
   return 'on';
 }
 
