@@ -6,7 +6,7 @@ import {
 } from '../../../shared/account.ts';
 import { AUTH } from '../../../shared/messages.ts';
 import type { Db } from '../../db/database.ts';
-import { badRequest } from '../../http/errors.ts';
+import { AppError, badRequest } from '../../http/errors.ts';
 import { consume, type Limit } from '../../http/rate-limit.ts';
 import { hashToken, newToken } from '../../http/tokens.ts';
 import { hashPassword, isCommonPassword } from '../auth/passwords.ts';
@@ -40,7 +40,15 @@ export async function requestPasswordReset(
   const user = await findUserByEmail(db, input.email);
   // Admins reset their password with the admin:create command; blocked members cannot sign in anyway.
   if (user?.role !== 'user' || user.status === 'block') return;
-  await consume(db, `forget:member:${user.id}`, RESET_LIMITS.forgetPerMember);
+  // Past the member's own limit the mail is quietly not sent: a 429 here would tell who is a member.
+  const underMemberLimit = await consume(db, `forget:member:${user.id}`, RESET_LIMITS.forgetPerMember).then(
+    () => true,
+    (error: unknown) => {
+      if (error instanceof AppError && error.statusCode === 429) return false;
+      throw error;
+    },
+  );
+  if (!underMemberLimit) return;
 
   const token = newToken();
   const now = new Date();
