@@ -12,10 +12,13 @@ import { registerLiveEvents } from './http/live-events.ts';
 import { installSerializer } from './http/route.ts';
 import { registerSessionLoader } from './http/session.ts';
 import { registerClient } from './http/static-files.ts';
+import { registerAccountRoutes } from './modules/account/account.routes.ts';
 import { registerAuditRoutes } from './modules/audit/audit.routes.ts';
 import { registerAuthRoutes } from './modules/auth/auth.routes.ts';
 import { getOrCreateSecret } from './modules/auth/secrets.repository.ts';
 import { registerHealthRoutes } from './modules/health.routes.ts';
+import { registerMailRoutes } from './modules/mail/mail.routes.ts';
+import { startMailWorker } from './modules/mail/mail.worker.ts';
 import { registerNotificationsRoutes } from './modules/notifications/notifications.routes.ts';
 import { registerPayments } from './modules/payments/payments.module.ts';
 import { registerPushRoutes } from './modules/push/push.routes.ts';
@@ -55,6 +58,9 @@ export async function buildApp(config: Config): Promise<App> {
     allowLoopback: config.pushAllowLoopback,
     log: app.log,
   });
+
+  const mailWorker = startMailWorker(db, config.mail, app.log);
+  app.addHook('onClose', async () => mailWorker.stop());
 
   await app.register(fastifyCookie);
   // Image uploads (banner, ticket images): one file per request, read by readImageField.
@@ -133,6 +139,8 @@ export async function buildApp(config: Config): Promise<App> {
       registerNotificationsRoutes(api, { db, dataDir: config.dataDir });
       registerTicketsRoutes(api, { db, dataDir: config.dataDir });
       registerPushRoutes(api, { db });
+      registerAccountRoutes(api, { db, publicUrl: config.publicUrl, ...config.mail });
+      registerMailRoutes(api, { db });
     },
     { prefix: '/api/v1' },
   );

@@ -34,6 +34,20 @@ export type Config = {
   vapidSubject: string;
   /** Web Push: accept http subscription endpoints on 127.0.0.1/localhost (tests' fake push service only). */
   pushAllowLoopback: boolean;
+  /** Mail (issue 14): SMTP_URL empty means mails are logged and marked sent; MAIL_FROM is the sender. */
+  mail: MailConfig;
+};
+
+export type MailConfig = {
+  smtpUrl: string | undefined;
+  from: string;
+  /** How often the outbox worker looks for due mails when nothing nudged it. */
+  pollMs: number;
+  /** First retry delay; each further try waits twice as long. */
+  retryBaseMs: number;
+  /** Lifetimes of reset links and e-mailed codes (RULES.md: 15 and 10 minutes). */
+  resetLinkTtlMs: number;
+  codeTtlMs: number;
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -64,6 +78,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     liveHeartbeatMs: Math.max(1000, wholeNumber('LIVE_HEARTBEAT_MS', env.LIVE_HEARTBEAT_MS, 25_000)),
     vapidSubject: vapidSubjectOf(env, env.PUBLIC_URL || ''),
     pushAllowLoopback: env.PUSH_ALLOW_LOOPBACK === 'true',
+    mail: {
+      smtpUrl: env.SMTP_URL || undefined,
+      from: env.MAIL_FROM || `no-reply@${host === '0.0.0.0' ? 'localhost' : host}`,
+      pollMs: Math.max(50, wholeNumber('MAIL_POLL_MS', env.MAIL_POLL_MS, 2000)),
+      retryBaseMs: wholeNumber('MAIL_RETRY_BASE_MS', env.MAIL_RETRY_BASE_MS, 30_000),
+      resetLinkTtlMs: wholeNumber('RESET_LINK_TTL_MS', env.RESET_LINK_TTL_MS, 15 * 60_000),
+      codeTtlMs: wholeNumber('EMAIL_CODE_TTL_MS', env.EMAIL_CODE_TTL_MS, 10 * 60_000),
+    },
   };
 }
 

@@ -10,6 +10,7 @@ import * as memberAdmin from './migrations/0007-member-admin.ts';
 import * as transferStatement from './migrations/0008-transfer-statement.ts';
 import * as push from './migrations/0009-push.ts';
 import * as notificationLinks from './migrations/0010-notification-links.ts';
+import * as mailAndAccountCodes from './migrations/0011-mail-and-account-codes.ts';
 
 // Migrations are listed here, in order, rather than read from disk, so they run the same from any working directory.
 const migrations: Record<string, Migration> = {
@@ -23,6 +24,7 @@ const migrations: Record<string, Migration> = {
   '0008-transfer-statement': transferStatement,
   '0009-push': push,
   '0010-notification-links': notificationLinks,
+  '0011-mail-and-account-codes': mailAndAccountCodes,
 };
 
 /**

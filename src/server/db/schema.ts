@@ -227,6 +227,39 @@ export type PushSubscriptionTable = {
   created_at: string;
 };
 
+/** Issue 14: a mail waiting for, or done with, the SMTP worker. */
+export type MailOutboxTable = {
+  id: string;
+  to_address: string;
+  subject: string;
+  text_body: string;
+  html_body: string;
+  status: 'pending' | 'sent' | 'failed';
+  attempts: number;
+  /** When a pending mail is next due; a claim moves it forward (the lease). */
+  next_attempt_at: string;
+  last_error: string | null;
+  created_at: string;
+  sent_at: string | null;
+};
+
+export type PasswordResetTable = {
+  token_hash: string;
+  user_id: string;
+  expires_at: string;
+  used_at: string | null;
+  created_at: string;
+};
+
+export type EmailCodeTable = {
+  user_id: string;
+  purpose: string;
+  code_hash: string;
+  wrong_tries: number;
+  expires_at: string;
+  created_at: string;
+};
+
 export type Database = {
   users: UserTable;
   sessions: SessionTable;
@@ -247,4 +280,7 @@ export type Database = {
   tickets: TicketTable;
   ticket_responses: TicketResponseTable;
   push_subscriptions: PushSubscriptionTable;
+  mail_outbox: MailOutboxTable;
+  password_resets: PasswordResetTable;
+  email_codes: EmailCodeTable;
 };

@@ -1,5 +1,6 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
+import { EmailVerificationCard } from '../../features/account/components/email-verification-card.tsx';
 import { memberSessionQuery } from '../../features/auth/session.ts';
 import { DashboardBanner } from '../../features/notifications/components/dashboard-banner.tsx';
 import { ReferralCard } from '../../features/users/components/referral-card.tsx';
@@ -10,6 +11,7 @@ export const Route = createFileRoute('/user/dashboard')({ component: MemberDashb
 
 function MemberDashboard() {
   const member = useQuery(memberSessionQuery).data?.auth;
+  const queryClient = useQueryClient();
   if (!member) return null;
   const blocked = member.status === 'block';
   return (
@@ -51,6 +53,11 @@ function MemberDashboard() {
           <p className="muted">Your account becomes active with its first plan purchase.</p>
         ) : null}
       </section>
+      <EmailVerificationCard
+        email={member.email}
+        verifiedAt={member.verify_at}
+        onVerified={() => queryClient.invalidateQueries({ queryKey: memberSessionQuery.queryKey })}
+      />
       <ReferralCard code={member.refferal_code} />
     </div>
   );

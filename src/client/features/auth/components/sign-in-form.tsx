@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useNavigate } from '@tanstack/react-router';
+import { Link, useNavigate } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
+import { ACCOUNT_TEXT } from '../../../../shared/account.ts';
 import { SIGN_IN_TEXT, signInSchema } from '../../../../shared/auth.ts';
 import { useSchemaForm } from '../../../lib/use-schema-form.ts';
 import { ErrorDialog } from '../../../ui/dialogs.tsx';
@@ -67,6 +68,7 @@ export function SignInForm({
         disabled={busy}
         onChange={(e) => setFields({ ...fields, password: e.target.value })}
       />
+      {area === 'member' ? <Link to="/forgot-password">{ACCOUNT_TEXT.forgotLink}</Link> : null}
       <button type="submit" className="button primary block" disabled={busy}>
         {busy ? 'Signing in...' : SIGN_IN_TEXT.signIn}
       </button>

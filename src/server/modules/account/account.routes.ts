@@ -1,0 +1,77 @@
+import type { FastifyInstance } from 'fastify';
+import {
+  ACCOUNT,
+  forgotPasswordSchema,
+  resetPasswordSchema,
+  verifyCodeSchema,
+} from '../../../shared/account.ts';
+import { messageSchema } from '../../../shared/auth.ts';
+import { errorBodySchema } from '../../../shared/errors.ts';
+import type { Db } from '../../db/database.ts';
+import { defineRoute } from '../../http/route.ts';
+import { sendVerificationCode, verifyEmail } from './email-verification.service.ts';
+import { requestPasswordReset, resetPassword } from './password-reset.service.ts';
+
+export type AccountDeps = { db: Db; publicUrl: string; resetLinkTtlMs: number; codeTtlMs: number };
+
+export function registerAccountRoutes(app: FastifyInstance, deps: AccountDeps): void {
+  const { db } = deps;
+  const errors = { 400: errorBodySchema, 429: errorBodySchema };
+
+  defineRoute(app, {
+    method: 'POST',
+    url: '/pass/forget',
+    summary:
+      'Ask for a password-reset link; the same answer for every address, a member’s address gets a link valid 15 minutes',
+    tags: ['password'],
+    access: 'public',
+    body: forgotPasswordSchema,
+    responses: { 200: messageSchema, ...errors },
+    handler: async ({ body, request }) => {
+      await requestPasswordReset(deps, body, request.ip);
+      return { message: ACCOUNT.resetRequested };
+    },
+  });
+
+  defineRoute(app, {
+    method: 'POST',
+    url: '/pass/reset',
+    summary: 'Set a new password with the link’s token (works once); ends every session of the member',
+    tags: ['password'],
+    access: 'public',
+    body: resetPasswordSchema,
+    responses: { 200: messageSchema, ...errors },
+    handler: async ({ body, request }) => {
+      await resetPassword(db, body, request.ip);
+      return { message: ACCOUNT.passwordChanged };
+    },
+  });
+
+  defineRoute(app, {
+    method: 'POST',
+    url: '/auth/email-verification',
+    summary:
+      'Mail the signed-in member a 6-digit code (10 minutes) to verify their e-mail; at most 5 an hour',
+    tags: ['auth'],
+    access: 'member',
+    responses: { 200: messageSchema, 422: errorBodySchema, 429: errorBodySchema },
+    handler: async ({ user }) => {
+      await sendVerificationCode(db, user.user, deps.codeTtlMs);
+      return { message: ACCOUNT.codeSent };
+    },
+  });
+
+  defineRoute(app, {
+    method: 'POST',
+    url: '/auth/verify-user',
+    summary: 'Check the e-mailed code (at most 5 tries) and mark the member’s e-mail verified (verify_at)',
+    tags: ['auth'],
+    access: 'member',
+    body: verifyCodeSchema,
+    responses: { 200: messageSchema, 400: errorBodySchema, 422: errorBodySchema },
+    handler: async ({ body, user }) => {
+      await verifyEmail(db, user.user, body.otp);
+      return { message: ACCOUNT.emailVerified };
+    },
+  });
+}

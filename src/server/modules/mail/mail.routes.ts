@@ -1,0 +1,35 @@
+import type { FastifyInstance } from 'fastify';
+import { outboxListSchema, outboxQuerySchema } from '../../../shared/account.ts';
+import { errorBodySchema } from '../../../shared/errors.ts';
+import type { Db } from '../../db/database.ts';
+import { defineRoute } from '../../http/route.ts';
+import { listMails } from './mail.repository.ts';
+import { toOutboxMail } from './mail.service.ts';
+
+export function registerMailRoutes(app: FastifyInstance, { db }: { db: Db }): void {
+  const tags = ['mail'];
+
+  defineRoute(app, {
+    method: 'GET',
+    url: '/admin/mail/failed',
+    summary: 'Mails the server gave up sending after repeated failures (newest first, at most 100)',
+    tags,
+    access: 'admin',
+    responses: { 200: outboxListSchema, 401: errorBodySchema, 403: errorBodySchema },
+    handler: async () => ({ mails: (await listMails(db, { status: 'failed' })).map(toOutboxMail) }),
+  });
+
+  defineRoute(app, {
+    method: 'GET',
+    url: '/admin/mail/outbox',
+    summary:
+      'The outbox for support: every mail (pending, sent, failed), optionally to one address, newest first, at most 100',
+    tags,
+    access: 'admin',
+    query: outboxQuerySchema,
+    responses: { 200: outboxListSchema, 401: errorBodySchema, 403: errorBodySchema },
+    handler: async ({ query }) => ({
+      mails: (await listMails(db, { ...(query.to ? { to: query.to } : {}) })).map(toOutboxMail),
+    }),
+  });
+}

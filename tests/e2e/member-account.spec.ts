@@ -1,0 +1,136 @@
+import { type APIRequestContext, expect, type Locator, test } from '@playwright/test';
+import { ACCOUNT, ACCOUNT_TEXT } from '../../src/shared/account.ts';
+import { AUTH } from '../../src/shared/messages.ts';
+import {
+  csrfHeaders,
+  fillSignIn,
+  newMember,
+  nextClientAddress,
+  registerByApi,
+  signInAdminByApi,
+  signInByApi,
+  signInMember,
+} from './helpers.ts';
+
+// Issue 14 on a phone: a forgotten password reset through the e-mailed link, and e-mail verification
+// with the e-mailed code. The e-mail server of the run has no SMTP_URL, so mails are logged and kept
+// in the outbox; the test reads them as support would, through the admin-only GET /admin/mail/outbox.
+
+/** The newest mail to this address whose text matches, read from the outbox by the admin. */
+async function mailText(admin: APIRequestContext, to: string, pattern: RegExp): Promise<string> {
+  let found = '';
+  await expect
+    .poll(async () => {
+      const response = await admin.get(`/api/v1/admin/mail/outbox?to=${encodeURIComponent(to)}`);
+      const { mails } = (await response.json()) as { mails: { text: string }[] };
+      found = mails.find((mail) => pattern.test(mail.text))?.text ?? '';
+      return found;
+    })
+    .not.toBe('');
+  return found;
+}
+
+async function expectTapTarget(target: Locator) {
+  const box = await target.boundingBox();
+  expect(box?.height ?? 0).toBeGreaterThanOrEqual(44);
+}
+
+test('a member who forgot the password sets a new one from the e-mailed link', async ({
+  page,
+  playwright,
+}) => {
+  const member = newMember('forgot');
+  const admin = await playwright.request.newContext();
+  const otherDevice = await playwright.request.newContext();
+  try {
+    await registerByApi(admin, member);
+    await signInByApi(otherDevice, member);
+    await signInAdminByApi(admin);
+
+    await test.step('"Forgot password?" on /login opens the forgot screen', async () => {
+      await page.goto('/login');
+      const link = page.getByRole('link', { name: ACCOUNT_TEXT.forgotLink });
+      await expectTapTarget(link);
+      await link.click();
+      await expect(page).toHaveURL(/\/forgot-password$/);
+      await expect(page.getByRole('heading', { name: ACCOUNT_TEXT.forgotTitle })).toBeVisible();
+    });
+
+    await test.step('asking for a link gives the same answer as for any address', async () => {
+      await page.context().setExtraHTTPHeaders({ 'X-Forwarded-For': nextClientAddress() });
+      await page.getByLabel('Email').fill(member.email);
+      const send = page.getByRole('button', { name: ACCOUNT_TEXT.sendLink });
+      await expectTapTarget(send);
+      await send.click();
+      await expect(page.getByRole('status')).toHaveText(ACCOUNT.resetRequested);
+    });
+
+    const text = await mailText(admin, member.email, /reset-password\?token=/);
+    const path = /\/reset-password\?token=\S+/.exec(text)?.[0] ?? '';
+    const newPassword = `${member.password}-new`;
+
+    await test.step('the link opens the reset screen, which checks the password like registration', async () => {
+      await page.goto(path);
+      await expect(page.getByRole('heading', { name: ACCOUNT_TEXT.resetTitle })).toBeVisible();
+      await page.getByLabel(ACCOUNT_TEXT.newPassword).fill('short');
+      await page.getByRole('button', { name: ACCOUNT_TEXT.savePassword }).click();
+      await expect(page.getByText(AUTH.passwordTooShort)).toBeVisible();
+      await page.getByLabel(ACCOUNT_TEXT.newPassword).fill(newPassword);
+      const save = page.getByRole('button', { name: ACCOUNT_TEXT.savePassword });
+      await expectTapTarget(save);
+      await save.click();
+      await expect(page.getByRole('status')).toHaveText('Password changed successfully');
+    });
+
+    await test.step('the other device is signed out, and the new password signs in', async () => {
+      expect((await otherDevice.get('/api/v1/auth/session')).status()).toBe(401);
+      await page.getByRole('link', { name: ACCOUNT_TEXT.backToSignIn }).click();
+      await expect(page).toHaveURL(/\/login$/);
+      await fillSignIn(page, member.email, newPassword);
+      await expect(page).toHaveURL(/\/user\/dashboard$/);
+    });
+
+    await test.step('the link works only once', async () => {
+      const response = await otherDevice.post('/api/v1/pass/reset', {
+        headers: await csrfHeaders(otherDevice),
+        data: { token: decodeURIComponent(path.split('token=')[1] ?? ''), password: `${newPassword}-2` },
+      });
+      expect(response.status()).toBe(400);
+      expect(((await response.json()) as { message: string }).message).toBe(ACCOUNT.resetLinkUsed);
+    });
+  } finally {
+    await admin.dispose();
+    await otherDevice.dispose();
+  }
+});
+
+test('a member verifies the e-mail address with the mailed code from the dashboard', async ({
+  page,
+  playwright,
+}) => {
+  const member = newMember('verify');
+  const admin = await playwright.request.newContext();
+  try {
+    await registerByApi(admin, member);
+    await signInAdminByApi(admin);
+    await signInMember(page, member);
+
+    const card = page.getByRole('region', { name: ACCOUNT_TEXT.verifyTitle });
+    await expect(card.getByTestId('email-status')).toHaveText(ACCOUNT_TEXT.notVerified);
+    const send = card.getByRole('button', { name: ACCOUNT_TEXT.sendCode });
+    await expectTapTarget(send);
+    await send.click();
+    await expect(card.getByRole('button', { name: ACCOUNT_TEXT.sendCodeAgain })).toBeVisible();
+
+    const text = await mailText(admin, member.email, /\b\d{6}\b/);
+    const code = /\b(\d{6})\b/.exec(text)?.[1] ?? '';
+    await card.getByLabel(ACCOUNT_TEXT.code).fill(code);
+    const verify = card.getByRole('button', { name: ACCOUNT_TEXT.verify });
+    await expectTapTarget(verify);
+    await verify.click();
+    await expect(card.getByTestId('email-status')).toHaveText(ACCOUNT_TEXT.verified);
+    await expect(card.getByRole('button', { name: ACCOUNT_TEXT.sendCodeAgain })).toHaveCount(0);
+  } finally {
+    await admin.dispose();
+  }
+});
