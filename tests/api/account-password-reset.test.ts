@@ -15,7 +15,13 @@ let smtp: TestSmtp;
 let server: TestServer;
 beforeAll(async () => {
   smtp = await startSmtp();
-  server = await startServer({ SMTP_URL: smtp.url, MAIL_POLL_MS: '100', PUBLIC_URL });
+  // The loopback proxy hop is trusted, so a test can sign in from addresses of its own (X-Forwarded-For).
+  server = await startServer({
+    SMTP_URL: smtp.url,
+    MAIL_POLL_MS: '100',
+    PUBLIC_URL,
+    TRUST_PROXY: '127.0.0.1',
+  });
 });
 afterAll(async () => {
   await server?.stop();
@@ -101,6 +107,30 @@ describe('POST /pass/reset', () => {
     expect((await anon().post('/auth/signin', { email: member.email, password: NEW_PASSWORD })).status).toBe(
       200,
     );
+  });
+
+  it('lets the member sign in at once even after guesses from many addresses slowed the account down', async () => {
+    const member = await registerMember(server.baseUrl);
+    const from = (i: number) => ({ 'x-forwarded-for': `203.0.113.${i}` });
+    const wrong = { email: member.email, password: 'not-the-password-at-all' };
+    let last = 0;
+    for (let i = 1; i <= 11; i++) last = (await anon().post('/auth/signin', wrong, from(i))).status;
+    expect(last).toBe(429);
+    const slowed = await anon().post(
+      '/auth/signin',
+      { email: member.email, password: member.password },
+      from(12),
+    );
+    expect(slowed.status).toBe(429);
+
+    const token = await resetToken(member.email);
+    expect((await anon().post('/pass/reset', { token, password: NEW_PASSWORD })).status).toBe(200);
+    const after = await anon().post(
+      '/auth/signin',
+      { email: member.email, password: NEW_PASSWORD },
+      from(13),
+    );
+    expect(after.status).toBe(200);
   });
 
   it('checks the new password by the registration rules and keeps the link for a better one', async () => {

@@ -9,11 +9,12 @@ import type { Db } from '../../db/database.ts';
 import { AppError, badRequest } from '../../http/errors.ts';
 import { consume, type Limit } from '../../http/rate-limit.ts';
 import { hashToken, newToken } from '../../http/tokens.ts';
+import { clearSignInSlowdown } from '../auth/auth.service.ts';
 import { hashPassword, isCommonPassword } from '../auth/passwords.ts';
 import { deleteSessionsOfUser } from '../auth/sessions.repository.ts';
 import { enqueueMail, simpleHtml } from '../mail/mail.service.ts';
 import { nudgeMail } from '../mail/mail.worker.ts';
-import { findUserByEmail } from '../users/users.repository.ts';
+import { findUserByEmail, findUserById } from '../users/users.repository.ts';
 import { findResetToken, replaceResetToken, setPasswordHash, useResetToken } from './account.repository.ts';
 
 // Forgotten passwords (issue 14, RULES.md "Accounts"): every address gets the same answer, after the
@@ -104,4 +105,6 @@ export async function resetPassword(db: Db, input: ResetPasswordInput, ip: strin
     await setPasswordHash(trx, row.user_id, passwordHash, nowIso);
     await deleteSessionsOfUser(trx, row.user_id);
   });
+  const member = await findUserById(db, row.user_id);
+  if (member) await clearSignInSlowdown(db, member.role, member.email);
 }

@@ -45,6 +45,15 @@ export const SIGN_IN_SLOWDOWN = {
 } satisfies Slowdown;
 
 export type RequestContext = { ip: string; userAgent: string | undefined };
+
+const signInAccountKey = (role: UserTable['role'], email: string) => `signin:account:${role}:${email}`;
+
+/**
+ * A member who proved they own the address (a password reset) gets out of the per-account slowdown at
+ * once: otherwise someone who keeps guessing could keep the real member waiting after every wait.
+ */
+export const clearSignInSlowdown = (db: Db, role: UserTable['role'], email: string) =>
+  reset(db, signInAccountKey(role, email));
 export type NewSession = { user: UserTable; token: string; sessionId: string; expiresAt: string };
 
 export async function signIn(
@@ -57,7 +66,7 @@ export async function signIn(
   await consume(db, `signin:ip:${ctx.ip}`, LIMITS.signInPerIp);
   const failureKey = `signin:fail:${role}:${ctx.ip}:${input.email}`;
   await consume(db, failureKey, LIMITS.signInFailuresPerIpAndEmail);
-  const accountKey = `signin:account:${role}:${input.email}`;
+  const accountKey = signInAccountKey(role, input.email);
   await slowDown(db, accountKey, SIGN_IN_SLOWDOWN);
 
   const user = await findUserByEmail(db, input.email);
