@@ -11,6 +11,9 @@ process.env.E2E_RUN ??= randomBytes(4).toString('hex');
 export const E2E_DATA_DIR = join(tmpdir(), `platform-e2e-${process.env.E2E_RUN}`);
 const PORT = Number(process.env.E2E_PORT ?? 8181);
 export const E2E_ADMIN = { email: 'e2e-admin@example.com', password: 'E2e-Admin-Pass-2026' };
+// The run's mail relay (tests/e2e/mail-sink.ts): SMTP on this port, the received mails over HTTP on the next.
+const SMTP_PORT = Number(process.env.E2E_SMTP_PORT ?? PORT + 100);
+export const E2E_MAILS_URL = `http://127.0.0.1:${SMTP_PORT + 1}/mails`;
 
 const systemChromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
 const launchOptions = {
@@ -50,20 +53,32 @@ export default defineConfig({
       use: { ...devices['Desktop Chrome'], viewport: { width: 1366, height: 850 }, launchOptions },
     },
   ],
-  webServer: {
-    command: 'npx tsx src/server/main.ts',
-    url: `http://127.0.0.1:${PORT}/api/v1/health`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    env: {
-      PORT: String(PORT),
-      HOST: '127.0.0.1',
-      DATA_DIR: E2E_DATA_DIR,
-      ADMIN_EMAIL: E2E_ADMIN.email,
-      ADMIN_PASSWORD: E2E_ADMIN.password,
-      LOG_LEVEL: 'warn',
-      SANDBOX_STEP_MS: '300',
-      TRUST_PROXY: '127.0.0.1',
+  webServer: [
+    {
+      command: 'npx tsx tests/e2e/mail-sink.ts',
+      url: `http://127.0.0.1:${SMTP_PORT + 1}/health`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      env: { E2E_SMTP_PORT: String(SMTP_PORT) },
     },
-  },
+    {
+      command: 'npx tsx src/server/main.ts',
+      url: `http://127.0.0.1:${PORT}/api/v1/health`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: {
+        PORT: String(PORT),
+        HOST: '127.0.0.1',
+        DATA_DIR: E2E_DATA_DIR,
+        ADMIN_EMAIL: E2E_ADMIN.email,
+        ADMIN_PASSWORD: E2E_ADMIN.password,
+        LOG_LEVEL: 'warn',
+        SANDBOX_STEP_MS: '300',
+        TRUST_PROXY: '127.0.0.1',
+        SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`,
+        MAIL_FROM: 'Member Platform <no-reply@example.com>',
+        MAIL_POLL_MS: '200',
+      },
+    },
+  ],
 });

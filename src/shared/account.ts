@@ -74,11 +74,14 @@ export type VerifyCodeInput = v.InferOutput<typeof verifyCodeSchema>;
 
 export const MAIL_STATUSES = ['pending', 'sent', 'failed'] as const;
 
+/**
+ * A mail as support sees it: to whom, what about, and whether it went out. Never its text: reset links
+ * and codes are secrets of the member's, and support reading them could take over the account.
+ */
 export const outboxMailSchema = v.object({
   id: v.string(),
   to: v.string(),
   subject: v.string(),
-  text: v.string(),
   status: v.picklist(MAIL_STATUSES),
   attempts: v.number(),
   last_error: v.nullable(v.string()),

@@ -33,7 +33,7 @@ afterAll(async () => {
 const outboxFor = async (to: string) => {
   const res = await admin.get(`/admin/mail/outbox?to=${encodeURIComponent(to)}`);
   expect(res.status).toBe(200);
-  return res.body.mails as { status: string; attempts: number; last_error: string | null; text: string }[];
+  return res.body.mails as { status: string; attempts: number; last_error: string | null }[];
 };
 
 describe('mail outbox', () => {

@@ -27,7 +27,8 @@ const toReceived = (mail: ParsedMail): ReceivedMail => ({
   html: typeof mail.html === 'string' ? mail.html : '',
 });
 
-export async function startSmtp(): Promise<TestSmtp> {
+/** Listens on `port` (default: any free port) of 127.0.0.1. */
+export async function startSmtp(port = 0): Promise<TestSmtp> {
   const mails: ReceivedMail[] = [];
   const waiters = new Set<() => void>();
   let toRefuse = 0;
@@ -56,14 +57,14 @@ export async function startSmtp(): Promise<TestSmtp> {
         .catch(callback);
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const bound = (server.server.address() as AddressInfo).port;
 
   const find = (to: string, test: (mail: ReceivedMail) => boolean) =>
     mails.find((mail) => mail.to.toLowerCase().includes(to.toLowerCase()) && test(mail));
 
   return {
-    url: `smtp://127.0.0.1:${port}`,
+    url: `smtp://127.0.0.1:${bound}`,
     mails,
     refuse: (n) => {
       toRefuse = n;

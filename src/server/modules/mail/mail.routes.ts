@@ -23,7 +23,7 @@ export function registerMailRoutes(app: FastifyInstance, { db }: { db: Db }): vo
     method: 'GET',
     url: '/admin/mail/outbox',
     summary:
-      'The outbox for support: every mail (pending, sent, failed), optionally to one address, newest first, at most 100',
+      'The outbox for support: every mail (pending, sent, failed; address, subject and status, never the text with its link or code), optionally to one address, newest first, at most 100',
     tags,
     access: 'admin',
     query: outboxQuerySchema,

@@ -46,7 +46,6 @@ export const toOutboxMail = (row: MailOutboxTable): OutboxMail => ({
   id: row.id,
   to: row.to_address,
   subject: row.subject,
-  text: row.text_body,
   status: row.status,
   attempts: row.attempts,
   last_error: row.last_error,
