@@ -226,3 +226,13 @@ export function trendPercent(
   if (previous === 0) return null;
   return Math.round(((current - previous) / previous) * 1000) / 10;
 }
+
+/**
+ * The tabs of /user/transfer and /user/transfer-history, kept in the address. Here rather than beside
+ * their screens: the routes validate the address with them, and a route's validation is in the app's
+ * main bundle, so importing them from a screen would send that screen to every visit.
+ */
+export const DASHBOARD_TABS = ['overview', 'sent', 'received', 'transfer'] as const;
+export type DashboardTab = (typeof DASHBOARD_TABS)[number];
+export const HISTORY_TABS = ['overview', 'outgoing', 'incoming', 'all'] as const;
+export type HistoryTab = (typeof HISTORY_TABS)[number];

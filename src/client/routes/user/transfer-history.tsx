@@ -1,8 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, Link } from '@tanstack/react-router';
 import * as v from 'valibot';
+import { HISTORY_TABS } from '../../../shared/transfers.ts';
 import { memberSessionQuery } from '../../features/auth/session.ts';
-import { HISTORY_TABS, TransferHistoryView } from '../../features/transfers/components/transfer-history.tsx';
+import { TransferHistoryView } from '../../features/transfers/components/transfer-history.tsx';
 
 export const Route = createFileRoute('/user/transfer-history')({
   validateSearch: v.object({ tab: v.optional(v.fallback(v.picklist(HISTORY_TABS), 'overview'), 'overview') }),

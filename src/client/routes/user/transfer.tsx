@@ -1,13 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, Link } from '@tanstack/react-router';
 import * as v from 'valibot';
-import { TRANSFER_MESSAGES } from '../../../shared/transfers.ts';
+import { DASHBOARD_TABS, TRANSFER_MESSAGES } from '../../../shared/transfers.ts';
 import { memberSessionQuery } from '../../features/auth/session.ts';
 import { ReceiveQrButton } from '../../features/qr/components/receive-qr.tsx';
-import {
-  DASHBOARD_TABS,
-  TransferDashboard,
-} from '../../features/transfers/components/transfer-dashboard.tsx';
+import { TransferDashboard } from '../../features/transfers/components/transfer-dashboard.tsx';
 
 export const Route = createFileRoute('/user/transfer')({
   // The tab is in the address so a reload (spec: closing the transfer modals reloads) keeps it.

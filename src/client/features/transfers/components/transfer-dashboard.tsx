@@ -1,15 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { TRANSFER_MESSAGES } from '../../../../shared/transfers.ts';
+import { type DashboardTab, TRANSFER_MESSAGES } from '../../../../shared/transfers.ts';
 import { Tabs } from '../../../ui/tabs.tsx';
 import { loadErrorText, transferHistoryQuery } from '../api.ts';
 import type { Standing } from './sender-notice.tsx';
 import { TransferForm } from './transfer-form.tsx';
 import { TransferList } from './transfer-list.tsx';
 import { OverviewCards, RecentActivity } from './transfer-overview.tsx';
-
-export const DASHBOARD_TABS = ['overview', 'sent', 'received', 'transfer'] as const;
-export type DashboardTab = (typeof DASHBOARD_TABS)[number];
 
 /** Spec 2 "Transfer dashboard": overview, sent, received and the transfer form, for the signed-in member. */
 export function TransferDashboard({

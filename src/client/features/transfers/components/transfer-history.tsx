@@ -1,12 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
-import { TRANSFER_MESSAGES, type TransferHistory } from '../../../../shared/transfers.ts';
+import { type HistoryTab, TRANSFER_MESSAGES, type TransferHistory } from '../../../../shared/transfers.ts';
 import { formatMoney } from '../../../lib/format.ts';
 import { Tabs } from '../../../ui/tabs.tsx';
 import { loadErrorText, transferHistoryQuery } from '../api.ts';
 import { TransferList } from './transfer-list.tsx';
-
-export const HISTORY_TABS = ['overview', 'outgoing', 'incoming', 'all'] as const;
-export type HistoryTab = (typeof HISTORY_TABS)[number];
 
 // Spec 8: after a failed load the lists are empty and the statistics zero.
 const EMPTY: TransferHistory = {
