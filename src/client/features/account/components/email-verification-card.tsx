@@ -62,7 +62,7 @@ export function EmailVerificationCard({
         </span>
       </p>
       {verifiedAt ? null : (
-        <form className="verify-form" onSubmit={onSubmit} noValidate aria-busy={busy}>
+        <form className="form verify-form" onSubmit={onSubmit} noValidate aria-busy={busy}>
           {sent ? (
             <FormField
               label={ACCOUNT_TEXT.code}
