@@ -16,6 +16,7 @@ import { registerAccountRoutes } from './modules/account/account.routes.ts';
 import { registerAuditRoutes } from './modules/audit/audit.routes.ts';
 import { registerAuthRoutes } from './modules/auth/auth.routes.ts';
 import { getOrCreateSecret } from './modules/auth/secrets.repository.ts';
+import { registerSessionsRoutes } from './modules/auth/sessions.routes.ts';
 import { registerHealthRoutes } from './modules/health.routes.ts';
 import { registerMailRoutes } from './modules/mail/mail.routes.ts';
 import { startMailWorker } from './modules/mail/mail.worker.ts';
@@ -130,6 +131,7 @@ export async function buildApp(config: Config): Promise<App> {
     async (api) => {
       registerHealthRoutes(api, { db });
       registerAuthRoutes(api, { db, csrf, cookies });
+      registerSessionsRoutes(api, { db });
       registerUsersRoutes(api, { db });
       registerAuditRoutes(api, { db });
       registerWalletsRoutes(api, { db });

@@ -55,7 +55,12 @@ export async function startOwnServer(): Promise<OwnServer> {
       ADMIN_PASSWORD: 'Pwa-Admin-Pass-2026',
       LOG_LEVEL: 'warn',
     },
-    stdio: 'ignore',
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  // What the server said on its way down, for the error below: a failed start is otherwise silent.
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr = `${stderr}${chunk.toString()}`.slice(-4000);
   });
   const origin = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
@@ -67,7 +72,9 @@ export async function startOwnServer(): Promise<OwnServer> {
     if (up) break;
     if (Date.now() > deadline || child.exitCode !== null) {
       child.kill();
-      throw new Error('the second server did not start');
+      throw new Error(
+        `the second server did not start (exit code ${child.exitCode}, port ${port}): ${stderr}`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }

@@ -34,3 +34,28 @@ export async function deleteSessionsOfUser(db: Db, userId: string): Promise<numb
 export async function deleteExpiredSessions(db: Db, nowIso: string): Promise<void> {
   await db.deleteFrom('sessions').where('expires_at', '<=', nowIso).execute();
 }
+
+export async function listUnexpiredSessionsOfUser(
+  db: Db,
+  userId: string,
+  nowIso: string,
+): Promise<SessionTable[]> {
+  return db
+    .selectFrom('sessions')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('expires_at', '>', nowIso)
+    .orderBy('created_at', 'desc')
+    .execute();
+}
+
+/** Ends the given sessions of one member only: an id of somebody else's session deletes nothing. */
+export async function deleteSessionsOfUserByIds(db: Db, userId: string, ids: string[]): Promise<number> {
+  if (!ids.length) return 0;
+  const result = await db
+    .deleteFrom('sessions')
+    .where('user_id', '=', userId)
+    .where('id', 'in', ids)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
