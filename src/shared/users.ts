@@ -285,6 +285,8 @@ export const memberSessionInfoSchema = v.object({
   created_at: v.string(),
   expires_at: v.string(),
   ip: v.nullable(v.string()),
+  /** "Chrome on Android": the user agent as a person reads it. */
+  device: v.string(),
   user_agent: v.nullable(v.string()),
 });
 export type MemberSessionInfo = v.InferOutput<typeof memberSessionInfoSchema>;

@@ -147,7 +147,7 @@ describe('GET /users/{id}/detail', () => {
     });
   });
 
-  it('lists live sessions with when, until when, address and browser, never a token or its hash', async () => {
+  it('lists live sessions with when, until when, address and device, never a token or its hash', async () => {
     const { member, auth, client } = await signedInMember(server.baseUrl);
     const phone = new ApiClient(server.baseUrl);
     const signIn = await phone.post(
@@ -161,13 +161,15 @@ describe('GET /users/{id}/detail', () => {
     const { sessions } = res.body;
     expect(sessions).toHaveLength(2);
     for (const s of sessions) {
-      expect(Object.keys(s).sort()).toEqual(['created_at', 'expires_at', 'ip', 'user_agent']);
+      expect(Object.keys(s).sort()).toEqual(['created_at', 'device', 'expires_at', 'ip', 'user_agent']);
       expect(Date.parse(s.expires_at)).toBeGreaterThan(Date.now());
       expect(s.ip).toBe('127.0.0.1');
     }
     expect(sessions.map((s: { user_agent: string }) => s.user_agent)).toContain(
       'TestPhone/2.0 (Member detail test)',
     );
+    // The device by the name its user agent gives; Node's own fetch ("node") names none.
+    expect(sessions.map((s: { device: string }) => s.device).sort()).toEqual(['TestPhone', 'Unknown device']);
     for (const token of [client.sid, phone.sid]) {
       expect(token).toBeTruthy();
       expect(res.text).not.toContain(token);

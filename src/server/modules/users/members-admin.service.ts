@@ -21,6 +21,7 @@ import type { UserTable } from '../../db/schema.ts';
 import { forbidden, notFound } from '../../http/errors.ts';
 import type { SessionUser } from '../../http/session.ts';
 import { insertAudit } from '../audit/audit.repository.ts';
+import { deviceName } from '../auth/device-name.ts';
 import { deleteSessionsOfUser } from '../auth/sessions.repository.ts';
 import { walletAccountId } from '../wallets/ledger.service.ts';
 import { walletBalance } from '../wallets/wallets.service.ts';
@@ -162,7 +163,7 @@ export async function memberDetail(db: Db, asker: SessionUser, id: string): Prom
       : null,
     direct_team: directTeam,
     transfers,
-    sessions,
+    sessions: sessions.map((session) => ({ ...session, device: deviceName(session.user_agent) })),
   };
 }
 

@@ -78,7 +78,12 @@ const SESSION_COLUMNS: DataColumn<MemberSessionInfo>[] = [
   { id: 'signed-in', header: 'Signed in', cell: (s) => <DateTime iso={s.created_at} /> },
   { id: 'expires', header: 'Expires', cell: (s) => <DateTime iso={s.expires_at} /> },
   { id: 'ip', header: 'Address', className: 'nowrap', cell: (s) => s.ip ?? '—' },
-  { id: 'browser', header: 'Browser', cell: (s) => s.user_agent ?? '—' },
+  {
+    id: 'device',
+    header: 'Device',
+    // The whole user agent stays a hover away for support; the column shows what a person reads.
+    cell: (s) => <span title={s.user_agent ?? undefined}>{s.device}</span>,
+  },
 ];
 
 /**
