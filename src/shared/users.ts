@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { USERNAME_PATTERN } from './constants.ts';
 import { AUTH } from './messages.ts';
 import { parseCents } from './money.ts';
+import { ADDRESS_MESSAGES, payoutAddressField } from './payout-address.ts';
 import { walletBalanceSchema } from './wallets.ts';
 
 // The User entity of spec section 3 as the API shows it: every field but the password.
@@ -87,8 +88,8 @@ export const MEMBER_ADMIN_MESSAGES = {
   addressTooLong: 'Address cannot exceed 500 characters',
   businessInvalid: 'business must be an amount of 0 or more with at most 2 decimals',
   businessBalanceInvalid: 'business_balance must be an amount of 0 or more with at most 2 decimals',
-  bep20Invalid: 'A BEP20 address is 0x followed by 40 hexadecimal characters',
-  trc20Invalid: 'A TRC20 address is T followed by 33 base58 characters',
+  bep20Invalid: ADDRESS_MESSAGES.bep20Invalid,
+  trc20Invalid: ADDRESS_MESSAGES.trc20Invalid,
   statusInvalid: 'Status is unblock or block',
   isActiveInvalid: 'is_active is active or inactive',
   roiStatusInvalid: 'roi_status is open or close',
@@ -203,9 +204,6 @@ const overrideAmount = (message: string) =>
     ),
   );
 
-export const BEP20_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
-export const TRC20_ADDRESS = /^T[1-9A-HJ-NP-Za-km-z]{33}$/;
-
 export const EDITABLE_FIELDS = [
   'username',
   'email',
@@ -269,8 +267,9 @@ export const memberEditSchema = v.pipe(
           v.regex(/^\+?\d{7,15}$/, M.phoneInvalid),
         ),
       ),
-      bep20: clearableText(BEP20_ADDRESS, 42, M.bep20Invalid),
-      trc20: clearableText(TRC20_ADDRESS, 34, M.trc20Invalid),
+      // The member's profile checks them by the same rule (checksums included).
+      bep20: payoutAddressField('bep20'),
+      trc20: payoutAddressField('trc20'),
       role: v.optional(v.never(USER_MESSAGES.roleLocked)),
       password: v.optional(v.never(M.passwordLocked)),
       updated_at: v.optional(v.string()),
