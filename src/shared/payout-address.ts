@@ -2,19 +2,22 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { base58 } from '@scure/base';
 import * as v from 'valibot';
+import { MEMBER_ADMIN_MESSAGES } from './users.ts';
 
 // The payout addresses' one rule, used by the member's profile and the admin's edit form alike (issue
 // 14): a mistyped address would send a member's withdrawal to nobody, so the checksums are checked, not
-// only the shape. Its own file because users.ts and profile.ts both need it and auth.ts imports users.ts.
+// only the shape. Imported by member-edit.ts and profile.ts, never by users.ts (see ADDRESS_MESSAGES).
 
 export const PAYOUT_NETWORKS = ['bep20', 'trc20'] as const;
 export type PayoutNetwork = (typeof PAYOUT_NETWORKS)[number];
 
+// The shape messages stay in users.ts (the admin's words since issue 8): importing anything from this
+// file would put the hash code into every bundle that imports users.ts, the member's main one included.
 export const ADDRESS_MESSAGES = {
-  bep20Invalid: 'A BEP20 address is 0x followed by 40 hexadecimal characters',
+  bep20Invalid: MEMBER_ADMIN_MESSAGES.bep20Invalid,
   bep20Checksum:
     'This BEP20 address has a wrong mix of capital and small letters (its checksum). Please copy it again.',
-  trc20Invalid: 'A TRC20 address is T followed by 33 base58 characters',
+  trc20Invalid: MEMBER_ADMIN_MESSAGES.trc20Invalid,
   trc20Checksum: 'This TRC20 address has a typo (its checksum does not match). Please copy it again.',
 } as const;
 
@@ -63,8 +66,8 @@ export const addressProblem = (network: PayoutNetwork, address: string) =>
  * A payout address field of a request: absent (unchanged), or a string that is trimmed and, when
  * empty, clears the address (null); otherwise it must pass its network's rule.
  */
-export const payoutAddressField = (network: PayoutNetwork) =>
-  v.optional(
+export function payoutAddressField(network: PayoutNetwork) {
+  return v.optional(
     v.pipe(
       v.nullable(
         v.string(network === 'bep20' ? ADDRESS_MESSAGES.bep20Invalid : ADDRESS_MESSAGES.trc20Invalid),
@@ -77,3 +80,4 @@ export const payoutAddressField = (network: PayoutNetwork) =>
       }),
     ),
   );
+}

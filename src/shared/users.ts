@@ -1,8 +1,4 @@
 import * as v from 'valibot';
-import { USERNAME_PATTERN } from './constants.ts';
-import { AUTH } from './messages.ts';
-import { parseCents } from './money.ts';
-import { ADDRESS_MESSAGES, payoutAddressField } from './payout-address.ts';
 import { walletBalanceSchema } from './wallets.ts';
 
 // The User entity of spec section 3 as the API shows it: every field but the password.
@@ -88,8 +84,8 @@ export const MEMBER_ADMIN_MESSAGES = {
   addressTooLong: 'Address cannot exceed 500 characters',
   businessInvalid: 'business must be an amount of 0 or more with at most 2 decimals',
   businessBalanceInvalid: 'business_balance must be an amount of 0 or more with at most 2 decimals',
-  bep20Invalid: ADDRESS_MESSAGES.bep20Invalid,
-  trc20Invalid: ADDRESS_MESSAGES.trc20Invalid,
+  bep20Invalid: 'A BEP20 address is 0x followed by 40 hexadecimal characters',
+  trc20Invalid: 'A TRC20 address is T followed by 33 base58 characters',
   statusInvalid: 'Status is unblock or block',
   isActiveInvalid: 'is_active is active or inactive',
   roiStatusInvalid: 'roi_status is open or close',
@@ -181,29 +177,7 @@ export const MEMBER_CSV_COLUMNS = [
   'last_login',
 ] as const;
 
-// The same rules and words as registration (auth.ts); auth.ts imports this file, so its schemas cannot be imported here.
-const M = { ...MEMBER_ADMIN_MESSAGES, ...AUTH };
-const emptyToNull = (s: string) => (s === '' ? null : s);
-/** A text the admin may clear: an empty box stores nothing (null). */
-const clearableText = (pattern: RegExp | null, max: number, message: string) =>
-  v.optional(
-    v.pipe(
-      v.nullable(v.string(message)),
-      v.transform((s) => (s === null ? null : emptyToNull(s.trim()))),
-      v.check((s) => s === null || s.length <= max, message),
-      v.check((s) => s === null || pattern === null || pattern.test(s), message),
-    ),
-  );
-/** A display or override figure (business, business_balance): 0 or more, at most 2 decimals, stored as cents. */
-const overrideAmount = (message: string) =>
-  v.optional(
-    v.pipe(
-      v.union([v.string(message), v.number(message)], message),
-      v.transform((input) => parseCents(input)),
-      v.number(message),
-    ),
-  );
-
+/** The fields of the admin's edit form (PUT /users/{id}, src/shared/member-edit.ts). */
 export const EDITABLE_FIELDS = [
   'username',
   'email',
@@ -220,65 +194,6 @@ export const EDITABLE_FIELDS = [
   'trc20',
 ] as const;
 export type EditableField = (typeof EDITABLE_FIELDS)[number];
-
-/**
- * PUT /users/{id} (admin): the fields of the spec's edit form, validated here for the server (the spec's
- * form itself does no client validation). `role` is shown but never changes (spec 6): sending it is a
- * 400, as is a password or any field not listed. updated_at is accepted as the spec's client sends it,
- * and set by the server. business and business_balance are display and override figures: no wallet
- * balance changes through this call.
- */
-export const memberEditSchema = v.pipe(
-  v.objectWithRest(
-    {
-      username: v.optional(
-        v.pipe(v.string(M.usernameInvalid), v.trim(), v.regex(USERNAME_PATTERN, M.usernameInvalid)),
-      ),
-      email: v.optional(
-        v.pipe(
-          v.string(M.emailRequired),
-          v.trim(),
-          v.nonEmpty(M.emailRequired),
-          v.maxLength(254, M.emailInvalid),
-          v.email(M.emailInvalid),
-          v.toLowerCase(),
-        ),
-      ),
-      status: v.optional(v.picklist(USER_STATUSES, M.statusInvalid)),
-      is_active: v.optional(v.picklist(ACTIVE_FLAGS, M.isActiveInvalid)),
-      roi_status: v.optional(v.picklist(OPEN_CLOSE, M.roiStatusInvalid)),
-      level_status: v.optional(v.picklist(OPEN_CLOSE, M.levelStatusInvalid)),
-      address: clearableText(null, 500, M.addressTooLong),
-      business: overrideAmount(M.businessInvalid),
-      business_balance: overrideAmount(M.businessBalanceInvalid),
-      fullname: v.optional(
-        v.pipe(
-          v.string(M.fullnameRequired),
-          v.trim(),
-          v.nonEmpty(M.fullnameRequired),
-          v.maxLength(100, M.fullnameTooLong),
-        ),
-      ),
-      phone: v.optional(
-        v.pipe(
-          v.string(M.phoneInvalid),
-          v.trim(),
-          v.transform((s) => s.replace(/[\s().-]/g, '')),
-          v.regex(/^\+?\d{7,15}$/, M.phoneInvalid),
-        ),
-      ),
-      // The member's profile checks them by the same rule (checksums included).
-      bep20: payoutAddressField('bep20'),
-      trc20: payoutAddressField('trc20'),
-      role: v.optional(v.never(USER_MESSAGES.roleLocked)),
-      password: v.optional(v.never(M.passwordLocked)),
-      updated_at: v.optional(v.string()),
-    },
-    v.never(M.unknownField),
-  ),
-  v.check((input) => EDITABLE_FIELDS.some((k) => input[k] !== undefined), USER_MESSAGES.nothingToChange),
-);
-export type MemberEdit = v.InferOutput<typeof memberEditSchema>;
 
 export const memberSessionInfoSchema = v.object({
   created_at: v.string(),

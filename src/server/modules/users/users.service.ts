@@ -1,7 +1,8 @@
 import { randomInt, randomUUID } from 'node:crypto';
+import type { MemberEdit } from '../../../shared/member-edit.ts';
 import { AUTH } from '../../../shared/messages.ts';
 import { formatCents } from '../../../shared/money.ts';
-import { type MemberCounts, type MemberEdit, type PublicUser, USER_MESSAGES } from '../../../shared/users.ts';
+import { type MemberCounts, type PublicUser, USER_MESSAGES } from '../../../shared/users.ts';
 import { WALLET_MESSAGES } from '../../../shared/wallets.ts';
 import type { Db } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
