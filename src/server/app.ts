@@ -22,6 +22,7 @@ import { registerMailRoutes } from './modules/mail/mail.routes.ts';
 import { startMailWorker } from './modules/mail/mail.worker.ts';
 import { registerNotificationsRoutes } from './modules/notifications/notifications.routes.ts';
 import { registerPayments } from './modules/payments/payments.module.ts';
+import { registerProfileRoutes } from './modules/profile/profile.routes.ts';
 import { registerPushRoutes } from './modules/push/push.routes.ts';
 import { configurePush } from './modules/push/push.service.ts';
 import { loadOrCreateVapidKeys } from './modules/push/vapid-keys.ts';
@@ -143,6 +144,7 @@ export async function buildApp(config: Config): Promise<App> {
       registerPushRoutes(api, { db });
       registerAccountRoutes(api, { db, publicUrl: config.publicUrl, ...config.mail });
       registerMailRoutes(api, { db });
+      registerProfileRoutes(api, { db, codeTtlMs: config.mail.codeTtlMs });
     },
     { prefix: '/api/v1' },
   );

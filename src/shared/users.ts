@@ -1,7 +1,4 @@
 import * as v from 'valibot';
-import { USERNAME_PATTERN } from './constants.ts';
-import { AUTH } from './messages.ts';
-import { parseCents } from './money.ts';
 import { walletBalanceSchema } from './wallets.ts';
 
 // The User entity of spec section 3 as the API shows it: every field but the password.
@@ -180,32 +177,7 @@ export const MEMBER_CSV_COLUMNS = [
   'last_login',
 ] as const;
 
-// The same rules and words as registration (auth.ts); auth.ts imports this file, so its schemas cannot be imported here.
-const M = { ...MEMBER_ADMIN_MESSAGES, ...AUTH };
-const emptyToNull = (s: string) => (s === '' ? null : s);
-/** A text the admin may clear: an empty box stores nothing (null). */
-const clearableText = (pattern: RegExp | null, max: number, message: string) =>
-  v.optional(
-    v.pipe(
-      v.nullable(v.string(message)),
-      v.transform((s) => (s === null ? null : emptyToNull(s.trim()))),
-      v.check((s) => s === null || s.length <= max, message),
-      v.check((s) => s === null || pattern === null || pattern.test(s), message),
-    ),
-  );
-/** A display or override figure (business, business_balance): 0 or more, at most 2 decimals, stored as cents. */
-const overrideAmount = (message: string) =>
-  v.optional(
-    v.pipe(
-      v.union([v.string(message), v.number(message)], message),
-      v.transform((input) => parseCents(input)),
-      v.number(message),
-    ),
-  );
-
-export const BEP20_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
-export const TRC20_ADDRESS = /^T[1-9A-HJ-NP-Za-km-z]{33}$/;
-
+/** The fields of the admin's edit form (PUT /users/{id}, src/shared/member-edit.ts). */
 export const EDITABLE_FIELDS = [
   'username',
   'email',
@@ -222,64 +194,6 @@ export const EDITABLE_FIELDS = [
   'trc20',
 ] as const;
 export type EditableField = (typeof EDITABLE_FIELDS)[number];
-
-/**
- * PUT /users/{id} (admin): the fields of the spec's edit form, validated here for the server (the spec's
- * form itself does no client validation). `role` is shown but never changes (spec 6): sending it is a
- * 400, as is a password or any field not listed. updated_at is accepted as the spec's client sends it,
- * and set by the server. business and business_balance are display and override figures: no wallet
- * balance changes through this call.
- */
-export const memberEditSchema = v.pipe(
-  v.objectWithRest(
-    {
-      username: v.optional(
-        v.pipe(v.string(M.usernameInvalid), v.trim(), v.regex(USERNAME_PATTERN, M.usernameInvalid)),
-      ),
-      email: v.optional(
-        v.pipe(
-          v.string(M.emailRequired),
-          v.trim(),
-          v.nonEmpty(M.emailRequired),
-          v.maxLength(254, M.emailInvalid),
-          v.email(M.emailInvalid),
-          v.toLowerCase(),
-        ),
-      ),
-      status: v.optional(v.picklist(USER_STATUSES, M.statusInvalid)),
-      is_active: v.optional(v.picklist(ACTIVE_FLAGS, M.isActiveInvalid)),
-      roi_status: v.optional(v.picklist(OPEN_CLOSE, M.roiStatusInvalid)),
-      level_status: v.optional(v.picklist(OPEN_CLOSE, M.levelStatusInvalid)),
-      address: clearableText(null, 500, M.addressTooLong),
-      business: overrideAmount(M.businessInvalid),
-      business_balance: overrideAmount(M.businessBalanceInvalid),
-      fullname: v.optional(
-        v.pipe(
-          v.string(M.fullnameRequired),
-          v.trim(),
-          v.nonEmpty(M.fullnameRequired),
-          v.maxLength(100, M.fullnameTooLong),
-        ),
-      ),
-      phone: v.optional(
-        v.pipe(
-          v.string(M.phoneInvalid),
-          v.trim(),
-          v.transform((s) => s.replace(/[\s().-]/g, '')),
-          v.regex(/^\+?\d{7,15}$/, M.phoneInvalid),
-        ),
-      ),
-      bep20: clearableText(BEP20_ADDRESS, 42, M.bep20Invalid),
-      trc20: clearableText(TRC20_ADDRESS, 34, M.trc20Invalid),
-      role: v.optional(v.never(USER_MESSAGES.roleLocked)),
-      password: v.optional(v.never(M.passwordLocked)),
-      updated_at: v.optional(v.string()),
-    },
-    v.never(M.unknownField),
-  ),
-  v.check((input) => EDITABLE_FIELDS.some((k) => input[k] !== undefined), USER_MESSAGES.nothingToChange),
-);
-export type MemberEdit = v.InferOutput<typeof memberEditSchema>;
 
 export const memberSessionInfoSchema = v.object({
   created_at: v.string(),

@@ -26,6 +26,7 @@ const base = newMember('fit');
 const alice = { ...base, email: base.email.replace('@', '.with.a.rather.long.mailbox.name@') };
 const bob = newMember('fitpeer');
 let ticketId = '';
+let aliceId = '';
 
 test.beforeAll(async ({ playwright, baseURL }) => {
   const admin = await playwright.request.newContext({ baseURL });
@@ -35,12 +36,18 @@ test.beforeAll(async ({ playwright, baseURL }) => {
     await registerByApi(aliceApi, alice);
     await registerByApi(bobApi, bob);
     await signInAdminByApi(admin);
-    const aliceId = await memberIdOf(admin, alice.email);
+    aliceId = await memberIdOf(admin, alice.email);
     const bobId = await memberIdOf(admin, bob.email);
     for (const id of [aliceId, bobId]) {
       await setActiveByApi(admin, id);
       await creditByApi(admin, id, '500.00');
     }
+    // A payout address on the profile: 42 characters without a space, which must wrap, not widen.
+    const address = await admin.put(`/api/v1/users/${aliceId}`, {
+      headers: await csrfHeaders(admin),
+      data: { bep20: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' },
+    });
+    expect(address.status(), await address.text()).toBe(200);
     await signInByApi(aliceApi, alice);
     await signInByApi(bobApi, bob);
     await transferByApi(aliceApi, {
@@ -126,6 +133,7 @@ const screens = () => [
   { path: '/user/queries', ready: 'text', name: 'A subject long enough' },
   { path: '/user/query/create', ready: 'label', name: 'Subject' },
   { path: `/user/queries/${ticketId}`, ready: 'text', name: 'Averyveryverylongword' },
+  { path: `/user/profile/${aliceId}`, ready: 'heading', name: 'Payout addresses' },
 ];
 
 for (const width of [360, 390]) {

@@ -33,6 +33,7 @@ import { Route as UserTransferFormRouteImport } from './../routes/user/transfer-
 import { Route as UserTransferHistoryRouteImport } from './../routes/user/transfer-history'
 import { Route as AdminNotificationListRouteImport } from './../routes/admin/notification/list'
 import { Route as AdminTicketTicketIdRouteImport } from './../routes/admin/ticket/$ticketId'
+import { Route as UserProfileIdRouteImport } from './../routes/user/profile/$id'
 import { Route as UserQueriesIndexRouteImport } from './../routes/user/queries/index'
 import { Route as UserQueriesTicketIdRouteImport } from './../routes/user/queries/$ticketId'
 import { Route as UserQueryCreateRouteImport } from './../routes/user/query/create'
@@ -158,6 +159,11 @@ const AdminTicketTicketIdRoute = AdminTicketTicketIdRouteImport.update({
   path: '/ticket/$ticketId',
   getParentRoute: () => AdminRoute,
 } as any)
+const UserProfileIdRoute = UserProfileIdRouteImport.update({
+  id: '/profile/$id',
+  path: '/profile/$id',
+  getParentRoute: () => UserRoute,
+} as any)
 const UserQueriesIndexRoute = UserQueriesIndexRouteImport.update({
   id: '/queries/',
   path: '/queries/',
@@ -204,6 +210,7 @@ export interface FileRoutesByFullPath {
   '/user/transfer-history': typeof UserTransferHistoryRoute
   '/admin/notification/list': typeof AdminNotificationListRoute
   '/admin/ticket/$ticketId': typeof AdminTicketTicketIdRoute
+  '/user/profile/$id': typeof UserProfileIdRoute
   '/user/queries/$ticketId': typeof UserQueriesTicketIdRoute
   '/user/query/create': typeof UserQueryCreateRoute
   '/user/queries/': typeof UserQueriesIndexRoute
@@ -234,6 +241,7 @@ export interface FileRoutesByTo {
   '/user/transfer-history': typeof UserTransferHistoryRoute
   '/admin/notification/list': typeof AdminNotificationListRoute
   '/admin/ticket/$ticketId': typeof AdminTicketTicketIdRoute
+  '/user/profile/$id': typeof UserProfileIdRoute
   '/user/queries/$ticketId': typeof UserQueriesTicketIdRoute
   '/user/query/create': typeof UserQueryCreateRoute
   '/user/queries': typeof UserQueriesIndexRoute
@@ -265,6 +273,7 @@ export interface FileRoutesById {
   '/user/transfer-history': typeof UserTransferHistoryRoute
   '/admin/notification/list': typeof AdminNotificationListRoute
   '/admin/ticket/$ticketId': typeof AdminTicketTicketIdRoute
+  '/user/profile/$id': typeof UserProfileIdRoute
   '/user/queries/$ticketId': typeof UserQueriesTicketIdRoute
   '/user/query/create': typeof UserQueryCreateRoute
   '/user/queries/': typeof UserQueriesIndexRoute
@@ -297,6 +306,7 @@ export interface FileRouteTypes {
     | '/user/transfer-history'
     | '/admin/notification/list'
     | '/admin/ticket/$ticketId'
+    | '/user/profile/$id'
     | '/user/queries/$ticketId'
     | '/user/query/create'
     | '/user/queries/'
@@ -327,6 +337,7 @@ export interface FileRouteTypes {
     | '/user/transfer-history'
     | '/admin/notification/list'
     | '/admin/ticket/$ticketId'
+    | '/user/profile/$id'
     | '/user/queries/$ticketId'
     | '/user/query/create'
     | '/user/queries'
@@ -357,6 +368,7 @@ export interface FileRouteTypes {
     | '/user/transfer-history'
     | '/admin/notification/list'
     | '/admin/ticket/$ticketId'
+    | '/user/profile/$id'
     | '/user/queries/$ticketId'
     | '/user/query/create'
     | '/user/queries/'
@@ -545,6 +557,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AdminTicketTicketIdRouteImport
       parentRoute: typeof AdminRoute
     }
+    '/user/profile/$id': {
+      id: '/user/profile/$id'
+      path: '/profile/$id'
+      fullPath: '/user/profile/$id'
+      preLoaderRoute: typeof UserProfileIdRouteImport
+      parentRoute: typeof UserRoute
+    }
     '/user/queries/': {
       id: '/user/queries/'
       path: '/queries'
@@ -610,6 +629,7 @@ interface UserRouteChildren {
   UserTransferRoute: typeof UserTransferRoute
   UserTransferFormRoute: typeof UserTransferFormRoute
   UserTransferHistoryRoute: typeof UserTransferHistoryRoute
+  UserProfileIdRoute: typeof UserProfileIdRoute
   UserQueriesTicketIdRoute: typeof UserQueriesTicketIdRoute
   UserQueryCreateRoute: typeof UserQueryCreateRoute
   UserQueriesIndexRoute: typeof UserQueriesIndexRoute
@@ -623,6 +643,7 @@ const UserRouteChildren: UserRouteChildren = {
   UserTransferRoute: UserTransferRoute,
   UserTransferFormRoute: UserTransferFormRoute,
   UserTransferHistoryRoute: UserTransferHistoryRoute,
+  UserProfileIdRoute: UserProfileIdRoute,
   UserQueriesTicketIdRoute: UserQueriesTicketIdRoute,
   UserQueryCreateRoute: UserQueryCreateRoute,
   UserQueriesIndexRoute: UserQueriesIndexRoute,

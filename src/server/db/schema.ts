@@ -258,6 +258,19 @@ export type EmailCodeTable = {
   wrong_tries: number;
   expires_at: string;
   created_at: string;
+  /** Set by the call the code guarded; a used code stays until a new one replaces it. */
+  used_at: string | null;
+};
+
+/** When a member's payout address was last set, by whom, and from when withdrawals may use it. */
+export type PayoutAddressChangeTable = {
+  user_id: string;
+  network: 'bep20' | 'trc20';
+  changed_at: string;
+  /** The member's or the admin's user id. */
+  changed_by: string;
+  changed_by_role: 'member' | 'admin';
+  usable_from: string;
 };
 
 export type Database = {
@@ -283,4 +296,5 @@ export type Database = {
   mail_outbox: MailOutboxTable;
   password_resets: PasswordResetTable;
   email_codes: EmailCodeTable;
+  payout_address_changes: PayoutAddressChangeTable;
 };

@@ -22,11 +22,24 @@ const MORE_LINKS = [
  * "More": the rest of the member's screens and Sign out, in a sheet. Signing out is kept out of the
  * thumb's reach beside Support (issue 22): one more tap, never by accident.
  */
-function MoreSheet({ open, onClose }: { open: boolean; onClose: () => void }) {
+function MoreSheet({ open, onClose, memberId }: { open: boolean; onClose: () => void; memberId?: string }) {
   return (
     <Modal open={open} title="More" onClose={onClose}>
       <div className="more-sheet">
         <ul>
+          {memberId ? (
+            <li>
+              <Link
+                to="/user/profile/$id"
+                params={{ id: memberId }}
+                className="more-sheet-item"
+                activeProps={{ 'aria-current': 'page' }}
+                onClick={onClose}
+              >
+                Profile
+              </Link>
+            </li>
+          ) : null}
           {MORE_LINKS.map(([to, label]) => (
             <li key={to}>
               <Link
@@ -94,14 +107,18 @@ export function MemberLayout() {
           className="bottom-nav-item as-button"
           aria-haspopup="dialog"
           aria-expanded={moreOpen}
-          aria-current={MORE_LINKS.some(([to]) => to === pathname) ? 'page' : undefined}
+          aria-current={
+            MORE_LINKS.some(([to]) => to === pathname) || pathname.startsWith('/user/profile/')
+              ? 'page'
+              : undefined
+          }
           onClick={() => setMoreOpen(true)}
         >
           <span aria-hidden="true">⋯</span>
           More
         </button>
       </nav>
-      <MoreSheet open={moreOpen} onClose={() => setMoreOpen(false)} />
+      <MoreSheet open={moreOpen} onClose={() => setMoreOpen(false)} memberId={session?.auth.id} />
     </div>
   );
 }

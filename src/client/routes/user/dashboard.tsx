@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { createFileRoute } from '@tanstack/react-router';
+import { createFileRoute, Link } from '@tanstack/react-router';
 import { EmailVerificationCard } from '../../features/account/components/email-verification-card.tsx';
 import { memberSessionQuery } from '../../features/auth/session.ts';
 import { DashboardBanner } from '../../features/notifications/components/dashboard-banner.tsx';
@@ -52,6 +52,9 @@ function MemberDashboard() {
         {member.is_active === 'inactive' ? (
           <p className="muted">Your account becomes active with its first plan purchase.</p>
         ) : null}
+        <Link to="/user/profile/$id" params={{ id: member.id }} className="button">
+          Profile and payout addresses
+        </Link>
       </section>
       <EmailVerificationCard
         email={member.email}

@@ -81,6 +81,34 @@ export async function countCodeTry(db: Db, code: EmailCodeTable, maxTries: numbe
   return Number(result.numUpdatedRows) === 1;
 }
 
-export async function deleteEmailCode(db: Db, userId: string, purpose: string): Promise<void> {
-  await db.deleteFrom('email_codes').where('user_id', '=', userId).where('purpose', '=', purpose).execute();
+/** Gives back the try a right code was counted for: only wrong codes use up the 5 tries. */
+export async function refundCodeTry(db: Db, code: EmailCodeTable): Promise<void> {
+  await db
+    .updateTable('email_codes')
+    .set((eb) => ({ wrong_tries: eb('wrong_tries', '-', 1) }))
+    .where('user_id', '=', code.user_id)
+    .where('purpose', '=', code.purpose)
+    .where('code_hash', '=', code.code_hash)
+    .where('wrong_tries', '>', 0)
+    .execute();
+}
+
+/** Marks the code used if it is still live and is this one; exactly one of two racing callers gets true. */
+export async function markCodeUsed(
+  db: Db,
+  key: { user_id: string; purpose: string; code_hash: string },
+  maxTries: number,
+  nowIso: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('email_codes')
+    .set({ used_at: nowIso })
+    .where('user_id', '=', key.user_id)
+    .where('purpose', '=', key.purpose)
+    .where('code_hash', '=', key.code_hash)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', nowIso)
+    .where('wrong_tries', '<', maxTries)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }

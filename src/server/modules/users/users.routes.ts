@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { messageSchema } from '../../../shared/auth.ts';
 import { errorBodySchema } from '../../../shared/errors.ts';
+import { memberEditSchema } from '../../../shared/member-edit.ts';
 import {
   deletionPreviewSchema,
   deletionResultSchema,
   memberCountsSchema,
   memberDetailSchema,
-  memberEditSchema,
   memberFilterSchema,
   sessionsEndedSchema,
   singleUserSchema,

@@ -1,7 +1,8 @@
 import { randomInt, randomUUID } from 'node:crypto';
+import type { MemberEdit } from '../../../shared/member-edit.ts';
 import { AUTH } from '../../../shared/messages.ts';
 import { formatCents } from '../../../shared/money.ts';
-import { type MemberCounts, type MemberEdit, type PublicUser, USER_MESSAGES } from '../../../shared/users.ts';
+import { type MemberCounts, type PublicUser, USER_MESSAGES } from '../../../shared/users.ts';
 import { WALLET_MESSAGES } from '../../../shared/wallets.ts';
 import type { Db } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
@@ -11,6 +12,7 @@ import { consume } from '../../http/rate-limit.ts';
 import type { SessionUser } from '../../http/session.ts';
 import { insertAudit } from '../audit/audit.repository.ts';
 import { deleteSessionsOfUser } from '../auth/sessions.repository.ts';
+import { recordPayoutAddressChange } from '../profile/payout-addresses.service.ts';
 import { walletBalance } from '../wallets/wallets.service.ts';
 import {
   type EditableColumns,
@@ -191,8 +193,19 @@ export async function updateMember(db: Db, admin: SessionUser, id: string, input
       ];
       if (clashes[0]) throw conflict(clashes[0].message, clashes);
 
-      await updateUserColumns(trx, id, { ...changes, updated_at: new Date().toISOString() });
+      const now = new Date();
+      await updateUserColumns(trx, id, { ...changes, updated_at: now.toISOString() });
       if (changes.status === 'block') await deleteSessionsOfUser(trx, id);
+      // Set by support (and audited below): usable for withdrawals at once (RULES.md).
+      for (const network of ['bep20', 'trc20'] as const)
+        if (changes[network] !== undefined)
+          await recordPayoutAddressChange(trx, {
+            userId: id,
+            network,
+            actorId: admin.user.id,
+            by: 'admin',
+            now,
+          });
       const keys = Object.keys(changes) as (keyof EditableColumns)[];
       if (keys.length > 0) {
         await insertAudit(trx, {

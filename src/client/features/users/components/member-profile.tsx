@@ -4,15 +4,15 @@ import '../users.css';
 import { type ReactNode, useState } from 'react';
 import type { MemberWithBalance } from '../../../../shared/users.ts';
 import { formatDateTime, formatMoney } from '../../../lib/format.ts';
+import { MessageBanner } from '../../../ui/message-banner.tsx';
 import { QueryError } from '../../../ui/query-error.tsx';
 import { Spinner } from '../../../ui/spinner.tsx';
+import { carryBanner, useAutoClearBanner } from '../../../ui/use-auto-clear.ts';
 import { memberDetailQuery, refreshMembers } from '../api.ts';
-import { carryBanner, useAutoClearBanner } from '../use-auto-clear.ts';
 import { DeleteMemberDialog } from './delete-member-dialog.tsx';
 import { MemberLedger, MemberSessions } from './member-activity.tsx';
 import { ActiveBadge, StatusBadge } from './member-badges.tsx';
 import { MemberEditForm } from './member-edit-form.tsx';
-import { MessageBanner } from './message-banner.tsx';
 
 /**
  * /admin/check/profile/{id}: one member for support staff (spec 2 "Admin user detail"). `adjustment`

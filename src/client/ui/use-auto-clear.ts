@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'react';
-import { MESSAGE_AUTO_CLEAR_MS } from '../../../shared/constants.ts';
+import { MESSAGE_AUTO_CLEAR_MS } from '../../shared/constants.ts';
 
 export type Banner = { tone: 'success' | 'error'; text: string } | null;
 
 /**
- * A banner handed from one screen to the next (the profile of a member just erased goes back to the
+ * A banner handed from one screen to the next (e.g. the profile of a member just erased goes back to the
  * list): kept in memory only, used up by the next screen that shows it.
  */
 let carried: Banner = null;
