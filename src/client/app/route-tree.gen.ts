@@ -22,6 +22,7 @@ import { Route as AdminDashboardRouteImport } from './../routes/admin/dashboard'
 import { Route as AdminDepositsRouteImport } from './../routes/admin/deposits'
 import { Route as AdminNotificationsRouteImport } from './../routes/admin/notifications'
 import { Route as AdminReportsRouteImport } from './../routes/admin/reports'
+import { Route as AdminSettingsRouteImport } from './../routes/admin/settings'
 import { Route as AdminTicketsRouteImport } from './../routes/admin/tickets'
 import { Route as AdminUsersRouteImport } from './../routes/admin/users'
 import { Route as UserDashboardRouteImport } from './../routes/user/dashboard'
@@ -33,6 +34,7 @@ import { Route as UserTransferFormRouteImport } from './../routes/user/transfer-
 import { Route as UserTransferHistoryRouteImport } from './../routes/user/transfer-history'
 import { Route as AdminNotificationListRouteImport } from './../routes/admin/notification/list'
 import { Route as AdminTicketTicketIdRouteImport } from './../routes/admin/ticket/$ticketId'
+import { Route as UserProfileIdRouteImport } from './../routes/user/profile/$id'
 import { Route as UserQueriesIndexRouteImport } from './../routes/user/queries/index'
 import { Route as UserQueriesTicketIdRouteImport } from './../routes/user/queries/$ticketId'
 import { Route as UserQueryCreateRouteImport } from './../routes/user/query/create'
@@ -103,6 +105,11 @@ const AdminReportsRoute = AdminReportsRouteImport.update({
   path: '/reports',
   getParentRoute: () => AdminRoute,
 } as any)
+const AdminSettingsRoute = AdminSettingsRouteImport.update({
+  id: '/settings',
+  path: '/settings',
+  getParentRoute: () => AdminRoute,
+} as any)
 const AdminTicketsRoute = AdminTicketsRouteImport.update({
   id: '/tickets',
   path: '/tickets',
@@ -158,6 +165,11 @@ const AdminTicketTicketIdRoute = AdminTicketTicketIdRouteImport.update({
   path: '/ticket/$ticketId',
   getParentRoute: () => AdminRoute,
 } as any)
+const UserProfileIdRoute = UserProfileIdRouteImport.update({
+  id: '/profile/$id',
+  path: '/profile/$id',
+  getParentRoute: () => UserRoute,
+} as any)
 const UserQueriesIndexRoute = UserQueriesIndexRouteImport.update({
   id: '/queries/',
   path: '/queries/',
@@ -193,6 +205,7 @@ export interface FileRoutesByFullPath {
   '/admin/deposits': typeof AdminDepositsRoute
   '/admin/notifications': typeof AdminNotificationsRoute
   '/admin/reports': typeof AdminReportsRoute
+  '/admin/settings': typeof AdminSettingsRoute
   '/admin/tickets': typeof AdminTicketsRoute
   '/admin/users': typeof AdminUsersRoute
   '/user/dashboard': typeof UserDashboardRoute
@@ -204,6 +217,7 @@ export interface FileRoutesByFullPath {
   '/user/transfer-history': typeof UserTransferHistoryRoute
   '/admin/notification/list': typeof AdminNotificationListRoute
   '/admin/ticket/$ticketId': typeof AdminTicketTicketIdRoute
+  '/user/profile/$id': typeof UserProfileIdRoute
   '/user/queries/$ticketId': typeof UserQueriesTicketIdRoute
   '/user/query/create': typeof UserQueryCreateRoute
   '/user/queries/': typeof UserQueriesIndexRoute
@@ -223,6 +237,7 @@ export interface FileRoutesByTo {
   '/admin/deposits': typeof AdminDepositsRoute
   '/admin/notifications': typeof AdminNotificationsRoute
   '/admin/reports': typeof AdminReportsRoute
+  '/admin/settings': typeof AdminSettingsRoute
   '/admin/tickets': typeof AdminTicketsRoute
   '/admin/users': typeof AdminUsersRoute
   '/user/dashboard': typeof UserDashboardRoute
@@ -234,6 +249,7 @@ export interface FileRoutesByTo {
   '/user/transfer-history': typeof UserTransferHistoryRoute
   '/admin/notification/list': typeof AdminNotificationListRoute
   '/admin/ticket/$ticketId': typeof AdminTicketTicketIdRoute
+  '/user/profile/$id': typeof UserProfileIdRoute
   '/user/queries/$ticketId': typeof UserQueriesTicketIdRoute
   '/user/query/create': typeof UserQueryCreateRoute
   '/user/queries': typeof UserQueriesIndexRoute
@@ -254,6 +270,7 @@ export interface FileRoutesById {
   '/admin/deposits': typeof AdminDepositsRoute
   '/admin/notifications': typeof AdminNotificationsRoute
   '/admin/reports': typeof AdminReportsRoute
+  '/admin/settings': typeof AdminSettingsRoute
   '/admin/tickets': typeof AdminTicketsRoute
   '/admin/users': typeof AdminUsersRoute
   '/user/dashboard': typeof UserDashboardRoute
@@ -265,6 +282,7 @@ export interface FileRoutesById {
   '/user/transfer-history': typeof UserTransferHistoryRoute
   '/admin/notification/list': typeof AdminNotificationListRoute
   '/admin/ticket/$ticketId': typeof AdminTicketTicketIdRoute
+  '/user/profile/$id': typeof UserProfileIdRoute
   '/user/queries/$ticketId': typeof UserQueriesTicketIdRoute
   '/user/query/create': typeof UserQueryCreateRoute
   '/user/queries/': typeof UserQueriesIndexRoute
@@ -286,6 +304,7 @@ export interface FileRouteTypes {
     | '/admin/deposits'
     | '/admin/notifications'
     | '/admin/reports'
+    | '/admin/settings'
     | '/admin/tickets'
     | '/admin/users'
     | '/user/dashboard'
@@ -297,6 +316,7 @@ export interface FileRouteTypes {
     | '/user/transfer-history'
     | '/admin/notification/list'
     | '/admin/ticket/$ticketId'
+    | '/user/profile/$id'
     | '/user/queries/$ticketId'
     | '/user/query/create'
     | '/user/queries/'
@@ -316,6 +336,7 @@ export interface FileRouteTypes {
     | '/admin/deposits'
     | '/admin/notifications'
     | '/admin/reports'
+    | '/admin/settings'
     | '/admin/tickets'
     | '/admin/users'
     | '/user/dashboard'
@@ -327,6 +348,7 @@ export interface FileRouteTypes {
     | '/user/transfer-history'
     | '/admin/notification/list'
     | '/admin/ticket/$ticketId'
+    | '/user/profile/$id'
     | '/user/queries/$ticketId'
     | '/user/query/create'
     | '/user/queries'
@@ -346,6 +368,7 @@ export interface FileRouteTypes {
     | '/admin/deposits'
     | '/admin/notifications'
     | '/admin/reports'
+    | '/admin/settings'
     | '/admin/tickets'
     | '/admin/users'
     | '/user/dashboard'
@@ -357,6 +380,7 @@ export interface FileRouteTypes {
     | '/user/transfer-history'
     | '/admin/notification/list'
     | '/admin/ticket/$ticketId'
+    | '/user/profile/$id'
     | '/user/queries/$ticketId'
     | '/user/query/create'
     | '/user/queries/'
@@ -468,6 +492,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AdminReportsRouteImport
       parentRoute: typeof AdminRoute
     }
+    '/admin/settings': {
+      id: '/admin/settings'
+      path: '/settings'
+      fullPath: '/admin/settings'
+      preLoaderRoute: typeof AdminSettingsRouteImport
+      parentRoute: typeof AdminRoute
+    }
     '/admin/tickets': {
       id: '/admin/tickets'
       path: '/tickets'
@@ -545,6 +576,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AdminTicketTicketIdRouteImport
       parentRoute: typeof AdminRoute
     }
+    '/user/profile/$id': {
+      id: '/user/profile/$id'
+      path: '/profile/$id'
+      fullPath: '/user/profile/$id'
+      preLoaderRoute: typeof UserProfileIdRouteImport
+      parentRoute: typeof UserRoute
+    }
     '/user/queries/': {
       id: '/user/queries/'
       path: '/queries'
@@ -581,6 +619,7 @@ interface AdminRouteChildren {
   AdminDepositsRoute: typeof AdminDepositsRoute
   AdminNotificationsRoute: typeof AdminNotificationsRoute
   AdminReportsRoute: typeof AdminReportsRoute
+  AdminSettingsRoute: typeof AdminSettingsRoute
   AdminTicketsRoute: typeof AdminTicketsRoute
   AdminUsersRoute: typeof AdminUsersRoute
   AdminNotificationListRoute: typeof AdminNotificationListRoute
@@ -593,6 +632,7 @@ const AdminRouteChildren: AdminRouteChildren = {
   AdminDepositsRoute: AdminDepositsRoute,
   AdminNotificationsRoute: AdminNotificationsRoute,
   AdminReportsRoute: AdminReportsRoute,
+  AdminSettingsRoute: AdminSettingsRoute,
   AdminTicketsRoute: AdminTicketsRoute,
   AdminUsersRoute: AdminUsersRoute,
   AdminNotificationListRoute: AdminNotificationListRoute,
@@ -610,6 +650,7 @@ interface UserRouteChildren {
   UserTransferRoute: typeof UserTransferRoute
   UserTransferFormRoute: typeof UserTransferFormRoute
   UserTransferHistoryRoute: typeof UserTransferHistoryRoute
+  UserProfileIdRoute: typeof UserProfileIdRoute
   UserQueriesTicketIdRoute: typeof UserQueriesTicketIdRoute
   UserQueryCreateRoute: typeof UserQueryCreateRoute
   UserQueriesIndexRoute: typeof UserQueriesIndexRoute
@@ -623,6 +664,7 @@ const UserRouteChildren: UserRouteChildren = {
   UserTransferRoute: UserTransferRoute,
   UserTransferFormRoute: UserTransferFormRoute,
   UserTransferHistoryRoute: UserTransferHistoryRoute,
+  UserProfileIdRoute: UserProfileIdRoute,
   UserQueriesTicketIdRoute: UserQueriesTicketIdRoute,
   UserQueryCreateRoute: UserQueryCreateRoute,
   UserQueriesIndexRoute: UserQueriesIndexRoute,

@@ -22,7 +22,7 @@ const MORE_LINKS = [
  * "More": the rest of the member's screens and Sign out, in a sheet. Signing out is kept out of the
  * thumb's reach beside Support (issue 22): one more tap, never by accident.
  */
-function MoreSheet({ open, onClose }: { open: boolean; onClose: () => void }) {
+function MoreSheet({ open, onClose, memberId }: { open: boolean; onClose: () => void; memberId?: string }) {
   return (
     <Modal open={open} title="More" onClose={onClose}>
       <div className="more-sheet">
@@ -39,6 +39,19 @@ function MoreSheet({ open, onClose }: { open: boolean; onClose: () => void }) {
               </Link>
             </li>
           ))}
+          {memberId ? (
+            <li>
+              <Link
+                to="/user/profile/$id"
+                params={{ id: memberId }}
+                className="more-sheet-item"
+                activeProps={{ 'aria-current': 'page' }}
+                onClick={onClose}
+              >
+                Profile
+              </Link>
+            </li>
+          ) : null}
         </ul>
         <SignOutButton area="member" className="more-sheet-item sign-out" />
       </div>
@@ -101,7 +114,7 @@ export function MemberLayout() {
           More
         </button>
       </nav>
-      <MoreSheet open={moreOpen} onClose={() => setMoreOpen(false)} />
+      <MoreSheet open={moreOpen} onClose={() => setMoreOpen(false)} memberId={session?.auth.id} />
     </div>
   );
 }
