@@ -26,6 +26,7 @@ const base = newMember('fit');
 const alice = { ...base, email: base.email.replace('@', '.with.a.rather.long.mailbox.name@') };
 const bob = newMember('fitpeer');
 let ticketId = '';
+let aliceId = '';
 
 test.beforeAll(async ({ playwright, baseURL }) => {
   const admin = await playwright.request.newContext({ baseURL });
@@ -35,7 +36,7 @@ test.beforeAll(async ({ playwright, baseURL }) => {
     await registerByApi(aliceApi, alice);
     await registerByApi(bobApi, bob);
     await signInAdminByApi(admin);
-    const aliceId = await memberIdOf(admin, alice.email);
+    aliceId = await memberIdOf(admin, alice.email);
     const bobId = await memberIdOf(admin, bob.email);
     for (const id of [aliceId, bobId]) {
       await setActiveByApi(admin, id);
@@ -126,6 +127,7 @@ const screens = () => [
   { path: '/user/queries', ready: 'text', name: 'A subject long enough' },
   { path: '/user/query/create', ready: 'label', name: 'Subject' },
   { path: `/user/queries/${ticketId}`, ready: 'text', name: 'Averyveryverylongword' },
+  { path: `/user/profile/${aliceId}`, ready: 'heading', name: 'Two-factor sign-in' },
 ];
 
 for (const width of [360, 390]) {

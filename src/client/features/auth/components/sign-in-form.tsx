@@ -145,7 +145,7 @@ function CodeStep({
       <p className="muted">{recovery ? TWO_FACTOR_TEXT.recoveryStepIntro : TWO_FACTOR_TEXT.codeStepIntro}</p>
       <FormField
         key={recovery ? 'recovery' : 'app'}
-        label={recovery ? TWO_FACTOR_TEXT.recoveryCode : TWO_FACTOR_TEXT.codeStep}
+        label={recovery ? TWO_FACTOR_TEXT.recoveryCode : TWO_FACTOR_TEXT.confirmCode}
         name="code"
         autoComplete="one-time-code"
         inputMode={recovery ? 'text' : 'numeric'}
