@@ -65,6 +65,7 @@ test('a member turns on two-factor sign-in, signs in with a code and a recovery 
   let app: Authenticator | undefined;
   let recoveryCodes: string[] = [];
 
+  await page.setViewportSize({ width: 360, height: 780 });
   await test.step('the profile, reached through "More", offers two-factor sign-in', async () => {
     await signInMember(page, member);
     await page.getByRole('navigation', { name: 'Member' }).getByRole('button', { name: 'More' }).click();
@@ -82,10 +83,10 @@ test('a member turns on two-factor sign-in, signs in with a code and a recovery 
     await expect(qr).toBeVisible();
     const uri = new URL((await qr.getAttribute('data-otpauth-uri')) ?? '');
     expect(uri.searchParams.get('secret')).toBe(secret);
-    // The set-up fits the phone: nothing wider than the screen.
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
-      await page.evaluate(() => window.visualViewport?.width ?? window.innerWidth),
-    );
+    // The set-up fits a 360 px phone: nothing wider than the screen, every control 44 px high or more.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    for (const control of await card(page).locator('button:visible, input:visible').all())
+      expect((await control.boundingBox())?.height ?? 0).toBeGreaterThanOrEqual(44);
 
     app = new Authenticator(secret);
     await card(page).getByLabel(TWO_FACTOR_TEXT.confirmCode).fill('12');
