@@ -103,7 +103,8 @@ export function registerAuthRoutes(app: FastifyInstance, { db, csrf, cookies, bo
   defineRoute(app, {
     method: 'POST',
     url: '/auth/signin',
-    summary: 'Member sign-in; sets the session cookie',
+    summary:
+      'Member sign-in; sets the session cookie, or with two-factor sign-in on answers {otp_required: true} and a challenge cookie for POST /auth/otp-code',
     tags,
     access: 'public',
     body: signInSchema,
@@ -122,7 +123,8 @@ export function registerAuthRoutes(app: FastifyInstance, { db, csrf, cookies, bo
   defineRoute(app, {
     method: 'POST',
     url: '/auth/adminsignin',
-    summary: 'Admin sign-in; sets the session cookie',
+    summary:
+      'Admin sign-in; sets the session cookie, or with two-factor sign-in on answers {otp_required: true} and a challenge cookie for POST /auth/otp-code',
     tags,
     access: 'public',
     body: signInSchema,
