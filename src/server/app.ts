@@ -28,6 +28,11 @@ import { configurePush } from './modules/push/push.service.ts';
 import { loadOrCreateVapidKeys } from './modules/push/vapid-keys.ts';
 import { registerTicketsRoutes } from './modules/tickets/tickets.routes.ts';
 import { registerTransfersRoutes } from './modules/transfers/transfers.routes.ts';
+import { loadOrCreateTotpKey, secretBox } from './modules/two-factor/secret-box.ts';
+import {
+  registerAdminTwoFactorGate,
+  registerTwoFactorRoutes,
+} from './modules/two-factor/two-factor.routes.ts';
 import { registerUploadsRoutes } from './modules/uploads/uploads.routes.ts';
 import { MAX_UPLOAD_BYTES } from './modules/uploads/uploads.service.ts';
 import { registerUsersRoutes } from './modules/users/users.routes.ts';
@@ -40,6 +45,7 @@ export async function buildApp(config: Config): Promise<App> {
   await migrateToLatest(db, dialect === 'postgres' ? config.databaseSchema : undefined);
   const csrfSecret = await getOrCreateSecret(db, 'csrf');
   const vapidKeys = loadOrCreateVapidKeys(config.dataDir);
+  const totpBox = secretBox(loadOrCreateTotpKey(config.dataDir, config.totpEncryptionKey));
   const secure = config.publicUrl.startsWith('https://');
   const cookies = { secure };
 
@@ -122,6 +128,7 @@ export async function buildApp(config: Config): Promise<App> {
   registerErrorHandler(app);
   installSerializer(app);
   registerSessionLoader(app, db);
+  registerAdminTwoFactorGate(app, { db, box: totpBox });
   const csrf = registerCsrf(app, csrfSecret, cookies);
   app.addHook('onSend', async (request, reply) => {
     // Member data must never sit in a shared cache or the browser's disk cache.
@@ -131,8 +138,9 @@ export async function buildApp(config: Config): Promise<App> {
   await app.register(
     async (api) => {
       registerHealthRoutes(api, { db });
-      registerAuthRoutes(api, { db, csrf, cookies });
+      registerAuthRoutes(api, { db, csrf, cookies, box: totpBox });
       registerSessionsRoutes(api, { db });
+      registerTwoFactorRoutes(api, { db, box: totpBox });
       registerUsersRoutes(api, { db });
       registerAuditRoutes(api, { db });
       registerWalletsRoutes(api, { db });

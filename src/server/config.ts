@@ -36,6 +36,8 @@ export type Config = {
   pushAllowLoopback: boolean;
   /** Mail (issue 14): SMTP_URL empty means mails are logged and marked sent; MAIL_FROM is the sender. */
   mail: MailConfig;
+  /** TOTP secrets' AES-256-GCM key (base64, 32 bytes); without it a key file in DATA_DIR is used. */
+  totpEncryptionKey: string | undefined;
 };
 
 export type MailConfig = {
@@ -86,6 +88,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       resetLinkTtlMs: wholeNumber('RESET_LINK_TTL_MS', env.RESET_LINK_TTL_MS, 15 * 60_000),
       codeTtlMs: wholeNumber('EMAIL_CODE_TTL_MS', env.EMAIL_CODE_TTL_MS, 10 * 60_000),
     },
+    totpEncryptionKey: env.TOTP_ENCRYPTION_KEY || undefined,
   };
 }
 

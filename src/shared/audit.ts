@@ -26,6 +26,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'notification.delete': 'Deleted notification',
   'notification.banner': 'Uploaded banner',
   'ticket.status': 'Changed ticket status',
+  'settings.update': 'Changed settings',
 };
 
 /** The stored field names as people say them; a field not listed shows as its name in words. */
@@ -48,6 +49,7 @@ export const AUDIT_FIELD_LABELS: Record<string, string> = {
   actually_paid: 'Actually paid',
   payment: 'Payment',
   wallet: 'Wallet',
+  admin_two_factor_required: 'Two-factor sign-in required for admins',
 };
 
 /** In money entries `business` and `working` are the member's two wallets (spec 3 labels). */

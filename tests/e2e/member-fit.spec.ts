@@ -133,7 +133,7 @@ const screens = () => [
   { path: '/user/queries', ready: 'text', name: 'A subject long enough' },
   { path: '/user/query/create', ready: 'label', name: 'Subject' },
   { path: `/user/queries/${ticketId}`, ready: 'text', name: 'Averyveryverylongword' },
-  { path: `/user/profile/${aliceId}`, ready: 'heading', name: 'Payout addresses' },
+  { path: `/user/profile/${aliceId}`, ready: 'heading', name: 'Two-factor sign-in' },
 ];
 
 for (const width of [360, 390]) {

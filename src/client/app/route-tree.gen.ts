@@ -22,6 +22,7 @@ import { Route as AdminDashboardRouteImport } from './../routes/admin/dashboard'
 import { Route as AdminDepositsRouteImport } from './../routes/admin/deposits'
 import { Route as AdminNotificationsRouteImport } from './../routes/admin/notifications'
 import { Route as AdminReportsRouteImport } from './../routes/admin/reports'
+import { Route as AdminSettingsRouteImport } from './../routes/admin/settings'
 import { Route as AdminTicketsRouteImport } from './../routes/admin/tickets'
 import { Route as AdminUsersRouteImport } from './../routes/admin/users'
 import { Route as UserDashboardRouteImport } from './../routes/user/dashboard'
@@ -102,6 +103,11 @@ const AdminNotificationsRoute = AdminNotificationsRouteImport.update({
 const AdminReportsRoute = AdminReportsRouteImport.update({
   id: '/reports',
   path: '/reports',
+  getParentRoute: () => AdminRoute,
+} as any)
+const AdminSettingsRoute = AdminSettingsRouteImport.update({
+  id: '/settings',
+  path: '/settings',
   getParentRoute: () => AdminRoute,
 } as any)
 const AdminTicketsRoute = AdminTicketsRouteImport.update({
@@ -199,6 +205,7 @@ export interface FileRoutesByFullPath {
   '/admin/deposits': typeof AdminDepositsRoute
   '/admin/notifications': typeof AdminNotificationsRoute
   '/admin/reports': typeof AdminReportsRoute
+  '/admin/settings': typeof AdminSettingsRoute
   '/admin/tickets': typeof AdminTicketsRoute
   '/admin/users': typeof AdminUsersRoute
   '/user/dashboard': typeof UserDashboardRoute
@@ -230,6 +237,7 @@ export interface FileRoutesByTo {
   '/admin/deposits': typeof AdminDepositsRoute
   '/admin/notifications': typeof AdminNotificationsRoute
   '/admin/reports': typeof AdminReportsRoute
+  '/admin/settings': typeof AdminSettingsRoute
   '/admin/tickets': typeof AdminTicketsRoute
   '/admin/users': typeof AdminUsersRoute
   '/user/dashboard': typeof UserDashboardRoute
@@ -262,6 +270,7 @@ export interface FileRoutesById {
   '/admin/deposits': typeof AdminDepositsRoute
   '/admin/notifications': typeof AdminNotificationsRoute
   '/admin/reports': typeof AdminReportsRoute
+  '/admin/settings': typeof AdminSettingsRoute
   '/admin/tickets': typeof AdminTicketsRoute
   '/admin/users': typeof AdminUsersRoute
   '/user/dashboard': typeof UserDashboardRoute
@@ -295,6 +304,7 @@ export interface FileRouteTypes {
     | '/admin/deposits'
     | '/admin/notifications'
     | '/admin/reports'
+    | '/admin/settings'
     | '/admin/tickets'
     | '/admin/users'
     | '/user/dashboard'
@@ -326,6 +336,7 @@ export interface FileRouteTypes {
     | '/admin/deposits'
     | '/admin/notifications'
     | '/admin/reports'
+    | '/admin/settings'
     | '/admin/tickets'
     | '/admin/users'
     | '/user/dashboard'
@@ -357,6 +368,7 @@ export interface FileRouteTypes {
     | '/admin/deposits'
     | '/admin/notifications'
     | '/admin/reports'
+    | '/admin/settings'
     | '/admin/tickets'
     | '/admin/users'
     | '/user/dashboard'
@@ -480,6 +492,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AdminReportsRouteImport
       parentRoute: typeof AdminRoute
     }
+    '/admin/settings': {
+      id: '/admin/settings'
+      path: '/settings'
+      fullPath: '/admin/settings'
+      preLoaderRoute: typeof AdminSettingsRouteImport
+      parentRoute: typeof AdminRoute
+    }
     '/admin/tickets': {
       id: '/admin/tickets'
       path: '/tickets'
@@ -600,6 +619,7 @@ interface AdminRouteChildren {
   AdminDepositsRoute: typeof AdminDepositsRoute
   AdminNotificationsRoute: typeof AdminNotificationsRoute
   AdminReportsRoute: typeof AdminReportsRoute
+  AdminSettingsRoute: typeof AdminSettingsRoute
   AdminTicketsRoute: typeof AdminTicketsRoute
   AdminUsersRoute: typeof AdminUsersRoute
   AdminNotificationListRoute: typeof AdminNotificationListRoute
@@ -612,6 +632,7 @@ const AdminRouteChildren: AdminRouteChildren = {
   AdminDepositsRoute: AdminDepositsRoute,
   AdminNotificationsRoute: AdminNotificationsRoute,
   AdminReportsRoute: AdminReportsRoute,
+  AdminSettingsRoute: AdminSettingsRoute,
   AdminTicketsRoute: AdminTicketsRoute,
   AdminUsersRoute: AdminUsersRoute,
   AdminNotificationListRoute: AdminNotificationListRoute,

@@ -273,6 +273,40 @@ export type PayoutAddressChangeTable = {
   usable_from: string;
 };
 
+/** Issue 14: a person's TOTP secret (encrypted), live or being set up. */
+export type TwoFactorTable = {
+  user_id: string;
+  secret_enc: string | null;
+  pending_secret_enc: string | null;
+  /** The last time step a code was accepted for (bigint: PostgreSQL may answer it as a string). */
+  last_step: number | string;
+  enabled_at: string | null;
+  updated_at: string;
+};
+
+export type TwoFactorRecoveryCodeTable = {
+  code_hash: string;
+  user_id: string;
+  used_at: string | null;
+  created_at: string;
+};
+
+export type TwoFactorChallengeTable = {
+  token_hash: string;
+  user_id: string;
+  role: 'user' | 'admin';
+  wrong_tries: number;
+  expires_at: string;
+  created_at: string;
+};
+
+export type SettingTable = {
+  name: string;
+  /** JSON text. */
+  value: string;
+  updated_at: string;
+};
+
 export type Database = {
   users: UserTable;
   sessions: SessionTable;
@@ -297,4 +331,8 @@ export type Database = {
   password_resets: PasswordResetTable;
   email_codes: EmailCodeTable;
   payout_address_changes: PayoutAddressChangeTable;
+  two_factor: TwoFactorTable;
+  two_factor_recovery_codes: TwoFactorRecoveryCodeTable;
+  two_factor_challenges: TwoFactorChallengeTable;
+  settings: SettingTable;
 };

@@ -1,4 +1,8 @@
+import { useQuery } from '@tanstack/react-query';
 import { Link, Outlet } from '@tanstack/react-router';
+import { TWO_FACTOR_TEXT } from '../../../shared/two-factor.ts';
+import { twoFactorStatusQuery } from '../../features/account/api.ts';
+import { TwoFactorCard } from '../../features/account/components/two-factor-card.tsx';
 import { SignOutButton } from '../../features/auth/components/sign-out-button.tsx';
 import { useAdminSession } from '../../features/auth/use-session-watch.ts';
 import { useLiveChannel } from '../../features/notifications/use-live-channel.ts';
@@ -12,12 +16,17 @@ const ADMIN_LINKS = [
   ['/admin/tickets', 'Tickets'],
   ['/admin/notifications', 'Notifications'],
   ['/admin/notification/list', 'Notification list'],
+  ['/admin/settings', 'Settings'],
 ] as const;
 
 /** The admin area: a desktop layout with a side navigation. */
 export function AdminLayout() {
   const session = useAdminSession();
   useLiveChannel(Boolean(session));
+  // While two-factor sign-in is required of admins and this one has none, the server refuses every
+  // other admin call: the area shows only the set-up until it is done.
+  const twoFactor = useQuery({ ...twoFactorStatusQuery, enabled: Boolean(session) });
+  const mustEnrol = twoFactor.data?.required === true && !twoFactor.data.enabled;
   return (
     <div className="admin-shell">
       <aside className="side-nav">
@@ -38,7 +47,17 @@ export function AdminLayout() {
       </aside>
       <main id="main" className="admin-main">
         <OfflineNotice />
-        <Outlet />
+        {mustEnrol ? (
+          <div className="stack">
+            <h1>{TWO_FACTOR_TEXT.settingsTitle}</h1>
+            <p className="notice" role="status">
+              {TWO_FACTOR_TEXT.adminRequiredNotice}
+            </p>
+            <TwoFactorCard title={TWO_FACTOR_TEXT.adminTitle} />
+          </div>
+        ) : (
+          <Outlet />
+        )}
       </main>
     </div>
   );

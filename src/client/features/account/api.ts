@@ -1,4 +1,13 @@
+import { queryOptions } from '@tanstack/react-query';
 import type { ForgotPasswordInput, ResetPasswordInput, VerifyCodeInput } from '../../../shared/account.ts';
+import type {
+  CodeInput,
+  Settings,
+  SettingsUpdate,
+  TwoFactorEnabled,
+  TwoFactorSetup,
+  TwoFactorStatus,
+} from '../../../shared/two-factor.ts';
 import { api } from '../../lib/http.ts';
 
 type Message = { message: string };
@@ -7,3 +16,20 @@ export const askForResetLink = (input: ForgotPasswordInput) => api<Message>('POS
 export const setNewPassword = (input: ResetPasswordInput) => api<Message>('POST', '/pass/reset', input);
 export const sendVerificationCode = () => api<Message>('POST', '/auth/email-verification');
 export const verifyEmail = (input: VerifyCodeInput) => api<Message>('POST', '/auth/verify-user', input);
+
+// Two-factor sign-in (issue 14 item 4): the card on the profile and on the admin settings page.
+export const twoFactorStatusQuery = queryOptions({
+  queryKey: ['two-factor'],
+  queryFn: () => api<TwoFactorStatus>('GET', '/two-factor'),
+});
+export const startTwoFactorSetup = () => api<TwoFactorSetup>('POST', '/two-factor/setup');
+export const confirmTwoFactor = (input: CodeInput) =>
+  api<TwoFactorEnabled>('POST', '/two-factor/confirm', input);
+export const turnOffTwoFactor = (input: CodeInput) => api<Message>('POST', '/two-factor/disable', input);
+
+export const settingsQuery = queryOptions({
+  queryKey: ['settings'],
+  queryFn: () => api<{ settings: Settings }>('GET', '/settings'),
+});
+export const saveSettings = (input: SettingsUpdate) =>
+  api<{ message: string; settings: Settings }>('PUT', '/settings', input);

@@ -1,5 +1,6 @@
 import { type QueryClient, queryOptions } from '@tanstack/react-query';
 import type { AdminSession, MemberSession, RegisterInput, SignInInput } from '../../../shared/auth.ts';
+import type { CodeInput, OtpRequired } from '../../../shared/two-factor.ts';
 import { ApiError, api } from '../../lib/http.ts';
 import { clearOfflineCopies } from '../../lib/offline.ts';
 
@@ -88,21 +89,43 @@ export function clearSession(qc: QueryClient): Promise<void> {
   return clearOfflineCopies();
 }
 
-export async function signInMember(qc: QueryClient, input: SignInInput): Promise<MemberSession> {
-  const session = await api<MemberSession>('POST', '/auth/signin', input);
+/** The password step's outcome: signed in, or a two-factor code is asked for (POST /auth/otp-code). */
+export type SignInStep = 'signed-in' | 'otp-required';
+
+const needsCode = (answer: object): answer is OtpRequired => 'otp_required' in answer;
+
+async function keepMember(qc: QueryClient, session: MemberSession): Promise<void> {
   // One person per browser: signing in as a member ends any admin view held here.
   await clearSession(qc);
   endedHere = false;
   qc.setQueryData(memberSessionQuery.queryKey, session);
-  return session;
 }
 
-export async function signInAdmin(qc: QueryClient, input: SignInInput): Promise<AdminSessionState> {
-  const session = toAdminState(await api<AdminSession>('POST', '/auth/adminsignin', input));
+async function keepAdmin(qc: QueryClient, session: AdminSession): Promise<void> {
   await clearSession(qc);
   endedHere = false;
-  qc.setQueryData(adminSessionQuery.queryKey, session);
-  return session;
+  qc.setQueryData(adminSessionQuery.queryKey, toAdminState(session));
+}
+
+export async function signInMember(qc: QueryClient, input: SignInInput): Promise<SignInStep> {
+  const answer = await api<MemberSession | OtpRequired>('POST', '/auth/signin', input);
+  if (needsCode(answer)) return 'otp-required';
+  await keepMember(qc, answer);
+  return 'signed-in';
+}
+
+export async function signInAdmin(qc: QueryClient, input: SignInInput): Promise<SignInStep> {
+  const answer = await api<AdminSession | OtpRequired>('POST', '/auth/adminsignin', input);
+  if (needsCode(answer)) return 'otp-required';
+  await keepAdmin(qc, answer);
+  return 'signed-in';
+}
+
+/** The second step: the code from the app (or a recovery code) finishes the sign-in the password began. */
+export async function signInWithCode(qc: QueryClient, input: CodeInput): Promise<void> {
+  const session = await api<MemberSession | AdminSession>('POST', '/auth/otp-code', input);
+  if ('admin' in session) await keepAdmin(qc, session);
+  else await keepMember(qc, session);
 }
 
 export async function signOut(qc: QueryClient, role: 'member' | 'admin'): Promise<void> {

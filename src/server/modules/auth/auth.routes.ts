@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import * as v from 'valibot';
 import {
   adminSessionSchema,
   csrfSchema,
@@ -6,24 +7,33 @@ import {
   memberSessionSchema,
   messageSchema,
   registerSchema,
+  type SignInInput,
   signInSchema,
 } from '../../../shared/auth.ts';
 import { errorBodySchema } from '../../../shared/errors.ts';
 import { AUTH } from '../../../shared/messages.ts';
+import { anyCodeSchema, otpRequiredSchema, otpSessionSchema } from '../../../shared/two-factor.ts';
 import type { Db } from '../../db/database.ts';
 import type { UserTable } from '../../db/schema.ts';
 import type { Csrf } from '../../http/csrf.ts';
 import { defineRoute } from '../../http/route.ts';
 import { type CookieSettings, clearSessionCookie, setSessionCookie } from '../../http/session.ts';
+import {
+  challengeTokenOf,
+  clearChallengeCookie,
+  setChallengeCookie,
+} from '../two-factor/challenge-cookie.ts';
+import type { SecretBox } from '../two-factor/secret-box.ts';
+import { completeChallenge, isTwoFactorOn, startChallenge } from '../two-factor/two-factor.service.ts';
 import { toPublicUser } from '../users/users.service.ts';
 import { walletBalance } from '../wallets/wallets.service.ts';
-import { type NewSession, register, signIn, signOut } from './auth.service.ts';
+import { checkCredentials, type NewSession, register, signOut, startSession } from './auth.service.ts';
 
-export type AuthDeps = { db: Db; csrf: Csrf; cookies: CookieSettings };
+export type AuthDeps = { db: Db; csrf: Csrf; cookies: CookieSettings; box: SecretBox };
 
 const context = (request: FastifyRequest) => ({ ip: request.ip, userAgent: request.headers['user-agent'] });
 
-export function registerAuthRoutes(app: FastifyInstance, { db, csrf, cookies }: AuthDeps): void {
+export function registerAuthRoutes(app: FastifyInstance, { db, csrf, cookies, box }: AuthDeps): void {
   const tags = ['auth'];
 
   const toMember = async (row: UserTable) => ({
@@ -31,9 +41,29 @@ export function registerAuthRoutes(app: FastifyInstance, { db, csrf, cookies }: 
     balance: await walletBalance(db, row.id),
   });
 
-  const startSession = (request: FastifyRequest, reply: FastifyReply, session: NewSession) => {
+  const giveSessionCookies = (request: FastifyRequest, reply: FastifyReply, session: NewSession) => {
     setSessionCookie(reply, session.token, new Date(session.expiresAt), cookies);
     csrf.issue(request, reply, session.sessionId);
+  };
+
+  /**
+   * The password step; with two-factor sign-in on, no session yet: a challenge cookie instead, and
+   * `{otp_required: true}` (POST /auth/otp-code finishes). Without it, the session at once.
+   */
+  const signIn = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    body: SignInInput,
+    role: UserTable['role'],
+  ): Promise<NewSession | undefined> => {
+    const user = await checkCredentials(db, body, role, context(request));
+    if (await isTwoFactorOn(db, user.id)) {
+      setChallengeCookie(reply, await startChallenge(db, user, role), cookies);
+      return undefined;
+    }
+    const session = await startSession(db, user, role, context(request), request.sessionUser?.sessionId);
+    giveSessionCookies(request, reply, session);
+    return session;
   };
 
   const endSession = async (request: FastifyRequest, reply: FastifyReply) => {
@@ -73,14 +103,19 @@ export function registerAuthRoutes(app: FastifyInstance, { db, csrf, cookies }: 
   defineRoute(app, {
     method: 'POST',
     url: '/auth/signin',
-    summary: 'Member sign-in; sets the session cookie',
+    summary:
+      'Member sign-in; sets the session cookie, or with two-factor sign-in on answers {otp_required: true} and a challenge cookie for POST /auth/otp-code',
     tags,
     access: 'public',
     body: signInSchema,
-    responses: { 200: memberSessionSchema, 401: errorBodySchema, 429: errorBodySchema },
+    responses: {
+      200: v.union([memberSessionSchema, otpRequiredSchema]),
+      401: errorBodySchema,
+      429: errorBodySchema,
+    },
     handler: async ({ body, request, reply }) => {
-      const session = await signIn(db, body, 'user', context(request), request.sessionUser?.sessionId);
-      startSession(request, reply, session);
+      const session = await signIn(request, reply, body, 'user');
+      if (!session) return { otp_required: true };
       return { auth: await toMember(session.user), expireAt: session.expiresAt };
     },
   });
@@ -88,15 +123,45 @@ export function registerAuthRoutes(app: FastifyInstance, { db, csrf, cookies }: 
   defineRoute(app, {
     method: 'POST',
     url: '/auth/adminsignin',
-    summary: 'Admin sign-in; sets the session cookie',
+    summary:
+      'Admin sign-in; sets the session cookie, or with two-factor sign-in on answers {otp_required: true} and a challenge cookie for POST /auth/otp-code',
     tags,
     access: 'public',
     body: signInSchema,
-    responses: { 200: adminSessionSchema, 401: errorBodySchema, 429: errorBodySchema },
+    responses: {
+      200: v.union([adminSessionSchema, otpRequiredSchema]),
+      401: errorBodySchema,
+      429: errorBodySchema,
+    },
     handler: async ({ body, request, reply }) => {
-      const session = await signIn(db, body, 'admin', context(request), request.sessionUser?.sessionId);
-      startSession(request, reply, session);
+      const session = await signIn(request, reply, body, 'admin');
+      if (!session) return { otp_required: true };
       return { admin: toPublicUser(session.user), expireAt: session.expiresAt };
+    },
+  });
+
+  defineRoute(app, {
+    method: 'POST',
+    url: '/auth/otp-code',
+    summary:
+      'Second step of signing in with two-factor sign-in on: {code} (6 digits from the app, or a recovery code) with the challenge cookie from /auth/signin or /auth/adminsignin; answers as they would. At most 5 tries per challenge, which lasts 5 minutes',
+    tags,
+    access: 'public',
+    body: anyCodeSchema,
+    responses: { 200: otpSessionSchema, 400: errorBodySchema, 401: errorBodySchema, 429: errorBodySchema },
+    handler: async ({ body, request, reply }) => {
+      const { session, role } = await completeChallenge(
+        { db, box },
+        challengeTokenOf(request),
+        body.code,
+        context(request),
+        request.sessionUser?.sessionId,
+        () => clearChallengeCookie(reply, cookies),
+      );
+      giveSessionCookies(request, reply, session);
+      return role === 'admin'
+        ? { admin: toPublicUser(session.user), expireAt: session.expiresAt }
+        : { auth: await toMember(session.user), expireAt: session.expiresAt };
     },
   });
 

@@ -56,13 +56,16 @@ export const clearSignInSlowdown = (db: Db, role: UserTable['role'], email: stri
   reset(db, signInAccountKey(role, email));
 export type NewSession = { user: UserTable; token: string; sessionId: string; expiresAt: string };
 
-export async function signIn(
+/**
+ * The password step of signing in: limits, then the password, then whether the account may sign in.
+ * The caller then starts a session (startSession), or first asks for the second factor (two-factor).
+ */
+export async function checkCredentials(
   db: Db,
   input: SignInInput,
   role: UserTable['role'],
   ctx: RequestContext,
-  previousSessionId?: string,
-): Promise<NewSession> {
+): Promise<UserTable> {
   await consume(db, `signin:ip:${ctx.ip}`, LIMITS.signInPerIp);
   const failureKey = `signin:fail:${role}:${ctx.ip}:${input.email}`;
   await consume(db, failureKey, LIMITS.signInFailuresPerIpAndEmail);
@@ -80,7 +83,17 @@ export async function signIn(
   }
   if (user.status === 'block') throw forbidden(AUTH.blocked);
   await Promise.all([reset(db, failureKey), reset(db, accountKey)]);
+  return user;
+}
 
+/** Creates the session of someone who has proved who they are (password, and the code where asked). */
+export async function startSession(
+  db: Db,
+  user: UserTable,
+  role: UserTable['role'],
+  ctx: RequestContext,
+  previousSessionId?: string,
+): Promise<NewSession> {
   // A new session id on every sign-in: a session fixed before sign-in is never promoted.
   if (previousSessionId) await deleteSession(db, previousSessionId);
   const now = new Date();

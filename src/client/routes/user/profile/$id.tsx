@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { createFileRoute, notFound } from '@tanstack/react-router';
 import { ProfilePage } from '../../../features/account/components/profile-page.tsx';
 import { SessionsCard } from '../../../features/account/components/sessions-card.tsx';
+import { TwoFactorCard } from '../../../features/account/components/two-factor-card.tsx';
 import { currentMember, memberSessionQuery } from '../../../features/auth/session.ts';
 
 // /user/profile/{id}: a member's own profile only; another id is the not-found page, the same answer
@@ -24,6 +25,7 @@ function MemberProfile() {
       }
       onVerified={() => queryClient.invalidateQueries({ queryKey: memberSessionQuery.queryKey })}
     >
+      <TwoFactorCard />
       <SessionsCard />
     </ProfilePage>
   );
