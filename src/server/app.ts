@@ -22,10 +22,12 @@ import { registerMailRoutes } from './modules/mail/mail.routes.ts';
 import { startMailWorker } from './modules/mail/mail.worker.ts';
 import { registerNotificationsRoutes } from './modules/notifications/notifications.routes.ts';
 import { registerPayments } from './modules/payments/payments.module.ts';
+import { registerPlansRoutes } from './modules/plans/plans.routes.ts';
 import { registerPushRoutes } from './modules/push/push.routes.ts';
 import { configurePush } from './modules/push/push.service.ts';
 import { loadOrCreateVapidKeys } from './modules/push/vapid-keys.ts';
 import { registerTicketsRoutes } from './modules/tickets/tickets.routes.ts';
+import { registerTopupsRoutes } from './modules/topups/topups.routes.ts';
 import { registerTransfersRoutes } from './modules/transfers/transfers.routes.ts';
 import { registerUploadsRoutes } from './modules/uploads/uploads.routes.ts';
 import { MAX_UPLOAD_BYTES } from './modules/uploads/uploads.service.ts';
@@ -143,6 +145,8 @@ export async function buildApp(config: Config): Promise<App> {
       registerPushRoutes(api, { db });
       registerAccountRoutes(api, { db, publicUrl: config.publicUrl, ...config.mail });
       registerMailRoutes(api, { db });
+      registerPlansRoutes(api, { db });
+      registerTopupsRoutes(api, { db });
     },
     { prefix: '/api/v1' },
   );

@@ -11,6 +11,7 @@ import * as transferStatement from './migrations/0008-transfer-statement.ts';
 import * as push from './migrations/0009-push.ts';
 import * as notificationLinks from './migrations/0010-notification-links.ts';
 import * as mailAndAccountCodes from './migrations/0011-mail-and-account-codes.ts';
+import * as plansAndTopups from './migrations/0014-plans-and-topups.ts';
 
 // Migrations are listed here, in order, rather than read from disk, so they run the same from any working directory.
 const migrations: Record<string, Migration> = {
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration> = {
   '0009-push': push,
   '0010-notification-links': notificationLinks,
   '0011-mail-and-account-codes': mailAndAccountCodes,
+  '0014-plans-and-topups': plansAndTopups,
 };
 
 /**

@@ -260,6 +260,58 @@ export type EmailCodeTable = {
   created_at: string;
 };
 
+/** Issue 15: a plan or an activation plan (a fixed-price package: min = max). */
+export type PlanTable = {
+  id: string;
+  kind: 'plan' | 'activation';
+  name: string;
+  min_amount_cents: number;
+  max_amount_cents: number;
+  /** Daily ROI in basis points: 1.00 % = 100. */
+  roi_bp: number;
+  duration_days: number;
+  status: 'active' | 'inactive';
+  created_at: string;
+  updated_at: string;
+};
+
+export type LevelPercentTable = {
+  kind: 'activation' | 'roi';
+  level: number;
+  percent_bp: number;
+};
+
+/** One investment; the plan's ROI rate and duration are copied at purchase for the daily income run. */
+export type TopupTable = {
+  id: string;
+  /** The beneficiary, who owns the investment. */
+  user_id: string;
+  /** The member who paid. */
+  userby_id: string | null;
+  plan_id: string;
+  type: 'topup' | 'retopup' | 'entry';
+  amount_cents: number;
+  roi_bp: number;
+  duration_days: number;
+  roi_paid_cents: number;
+  roi_days_paid: number;
+  status: 'active' | 'completed';
+  ledger_transfer_id: string;
+  created_at: string;
+};
+
+/** One activation income payment: unique per (top-up, earner, level). */
+export type ActivationIncomeTable = {
+  id: string;
+  topup_id: string;
+  user_id: string;
+  level: number;
+  percent_bp: number;
+  amount_cents: number;
+  ledger_transfer_id: string;
+  created_at: string;
+};
+
 export type Database = {
   users: UserTable;
   sessions: SessionTable;
@@ -283,4 +335,8 @@ export type Database = {
   mail_outbox: MailOutboxTable;
   password_resets: PasswordResetTable;
   email_codes: EmailCodeTable;
+  plans: PlanTable;
+  level_percents: LevelPercentTable;
+  topups: TopupTable;
+  activation_incomes: ActivationIncomeTable;
 };

@@ -1,0 +1,95 @@
+import * as v from 'valibot';
+import { amountSchema } from './wallets.ts';
+
+// Top-ups (RULES.md "Plans, top-ups and activation", API.md "Plans, top-ups and income"): a member
+// pays a plan from their Active Wallet for themself or for another member; the amount becomes an
+// investment, and the beneficiary's uplines earn activation income.
+
+export const TOPUP_TYPES = ['topup', 'retopup', 'entry'] as const;
+export type TopupType = (typeof TOPUP_TYPES)[number];
+export const TOPUP_STATUSES = ['active', 'completed'] as const;
+
+export const TOPUP_MESSAGES = {
+  planRequired: 'Please select a plan',
+  memberRequired: 'Choose the member to top up',
+  payerRequired: 'The paying member is required',
+  created: 'Top-up successful',
+  planNotFound: 'Plan not found',
+  planInactive: 'This plan is not available',
+  amountRange: (min: string, max: string) => `Amount must be between $${min} and $${max} for this plan`,
+  notYourAccount: 'You can only pay a top-up from your own account',
+  payerBlocked: 'Your account is blocked, so it cannot pay a top-up',
+  memberNotFound: 'Member not found',
+  memberBlocked: 'This member is blocked and cannot receive a top-up',
+  noFirstTopup: 'A re-top-up needs an earlier top-up: make your first top-up first',
+  notFound: 'No top-ups for this member',
+} as const;
+
+const requiredId = (message: string) =>
+  v.pipe(v.string(message), v.trim(), v.nonEmpty(message), v.maxLength(100, message));
+
+/** POST /topup/add and /topup/addretopup: the signed-in member tops up themself. */
+export const topupSelfSchema = v.object({
+  plan_id: requiredId(TOPUP_MESSAGES.planRequired),
+  amount: amountSchema,
+});
+export type TopupSelfInput = v.InferOutput<typeof topupSelfSchema>;
+
+/** POST /topup/entry: member `id` topped up, paid by `userby_id`, who must be the signed-in member. */
+export const topupEntrySchema = v.object({
+  id: requiredId(TOPUP_MESSAGES.memberRequired),
+  userby_id: requiredId(TOPUP_MESSAGES.payerRequired),
+  plan_id: requiredId(TOPUP_MESSAGES.planRequired),
+  amount: amountSchema,
+});
+export type TopupEntryInput = v.InferOutput<typeof topupEntrySchema>;
+
+export const topupSchema = v.object({
+  id: v.string(),
+  user_id: v.string(),
+  userby_id: v.nullable(v.string()),
+  plan_id: v.string(),
+  amount: v.string(),
+  roi_paid: v.string(),
+  status: v.picklist(TOPUP_STATUSES),
+  created_at: v.string(),
+  type: v.picklist(TOPUP_TYPES),
+  plan_name: v.string(),
+  roi_percent: v.string(),
+  duration_days: v.number(),
+  user_name: v.string(),
+  user_username: v.string(),
+  userby_name: v.nullable(v.string()),
+  userby_username: v.nullable(v.string()),
+});
+export type Topup = v.InferOutput<typeof topupSchema>;
+
+export const topupResultSchema = v.object({ message: v.string(), topup: topupSchema });
+
+const pageSchema = v.pipe(
+  v.string(),
+  v.toNumber(),
+  v.integer('page must be a whole number'),
+  v.minValue(1, 'page must be at least 1'),
+);
+const limitSchema = v.pipe(
+  v.string(),
+  v.toNumber(),
+  v.integer('limit must be a whole number'),
+  v.minValue(1, 'limit must be from 1 to 200'),
+  v.maxValue(200, 'limit must be from 1 to 200'),
+);
+
+export const topupListQuerySchema = v.object({
+  page: v.optional(pageSchema, '1'),
+  limit: v.optional(limitSchema, '50'),
+});
+export type TopupListQuery = v.InferOutput<typeof topupListQuerySchema>;
+
+export const topupListSchema = v.object({
+  topups: v.array(topupSchema),
+  total: v.number(),
+  page: v.number(),
+  limit: v.number(),
+});
+export const topupMemberParamsSchema = v.object({ id: v.pipe(v.string(), v.nonEmpty()) });
