@@ -240,4 +240,35 @@ describe('activation income on a top-up', () => {
     expect(isUniqueViolation(error)).toBe(true);
     expect(await incomesOf(topup.id)).toHaveLength(1);
   });
+
+  it('pays every one of many concurrent top-ups under shared uplines exactly, alongside transfers, and the books balance', async () => {
+    // Top-ups under the sponsor pay the sponsor, then the top; top-ups right under the top pay the top
+    // first. Taken as each payment comes, two such top-ups would wait for each other's accounts
+    // (a deadlock on PostgreSQL); every top-up takes its accounts in one order, so all are paid.
+    const top = await member(undefined);
+    const sponsor = await member(top);
+    const underSponsor = [];
+    const underTop = [];
+    for (let i = 0; i < 6; i += 1) underSponsor.push(await member(sponsor, { business: '30' }));
+    for (let i = 0; i < 6; i += 1) underTop.push(await member(top, { business: '30' }));
+    const payers = [...underSponsor, ...underTop];
+    const results = await Promise.all(
+      payers.flatMap((p, i) => [
+        p.client.post('/topup/add', { plan_id: planId, amount: '20' }),
+        // Money moving between the same members' wallets at the same time.
+        p.client.post('/transfer/touser', {
+          userto_id: (payers[(i + 1) % payers.length] as Member).auth.id,
+          amount: '5',
+          from: 'business',
+          to: 'business',
+        }),
+      ]),
+    );
+    expect(results.map((r) => r.status)).toEqual(Array.from({ length: 24 }, () => 201));
+    // The sponsor: 6 x 5 % of 20.00. The top: 6 x 5 % as level 1 and 6 x 3 % as level 2 (it has 7 active directs).
+    expect(await workingOf(sponsor)).toBe('6.00');
+    expect(await workingOf(top)).toBe('9.60');
+    for (const p of payers) expect((await p.client.get('/wallet/balance')).body.business).toBe('10.00');
+    expect(await reconciliation()).toMatchObject({ balanced: true, ledger_sum: '0.00', mismatches: [] });
+  });
 });
