@@ -27,6 +27,7 @@ import { registerPushRoutes } from './modules/push/push.routes.ts';
 import { configurePush } from './modules/push/push.service.ts';
 import { loadOrCreateVapidKeys } from './modules/push/vapid-keys.ts';
 import { registerTicketsRoutes } from './modules/tickets/tickets.routes.ts';
+import { registerCodesRoutes } from './modules/topups/codes.routes.ts';
 import { registerTopupsRoutes } from './modules/topups/topups.routes.ts';
 import { registerTransfersRoutes } from './modules/transfers/transfers.routes.ts';
 import { registerUploadsRoutes } from './modules/uploads/uploads.routes.ts';
@@ -147,6 +148,7 @@ export async function buildApp(config: Config): Promise<App> {
       registerMailRoutes(api, { db });
       registerPlansRoutes(api, { db });
       registerTopupsRoutes(api, { db });
+      registerCodesRoutes(api, { db });
     },
     { prefix: '/api/v1' },
   );

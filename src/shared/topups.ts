@@ -5,7 +5,7 @@ import { amountSchema } from './wallets.ts';
 // pays a plan from their Active Wallet for themself or for another member; the amount becomes an
 // investment, and the beneficiary's uplines earn activation income.
 
-export const TOPUP_TYPES = ['topup', 'retopup', 'entry'] as const;
+export const TOPUP_TYPES = ['topup', 'retopup', 'entry', 'code'] as const;
 export type TopupType = (typeof TOPUP_TYPES)[number];
 export const TOPUP_STATUSES = ['active', 'completed'] as const;
 
@@ -93,3 +93,65 @@ export const topupListSchema = v.object({
   limit: v.number(),
 });
 export const topupMemberParamsSchema = v.object({ id: v.pipe(v.string(), v.nonEmpty()) });
+
+// Activation codes (spec 7 "Codes"; RULES.md): an admin creates a batch, each code worth one investment
+// in a plan and amount paid by the platform; a member redeems a code once.
+
+export const MAX_CODES_PER_BATCH = 100;
+
+export const CODE_MESSAGES = {
+  countInvalid: `Create from 1 to ${MAX_CODES_PER_BATCH} codes at a time`,
+  codeRequired: 'Enter an activation code',
+  created: 'Activation codes created',
+  notFound: 'Invalid activation code',
+  used: 'This activation code has already been used',
+  redeemed: 'Activation code redeemed',
+  codeNotFound: 'No activation code with this id',
+} as const;
+
+export const codeBatchSchema = v.object({
+  plan_id: requiredId(TOPUP_MESSAGES.planRequired),
+  amount: amountSchema,
+  count: v.pipe(
+    v.number(CODE_MESSAGES.countInvalid),
+    v.integer(CODE_MESSAGES.countInvalid),
+    v.minValue(1, CODE_MESSAGES.countInvalid),
+    v.maxValue(MAX_CODES_PER_BATCH, CODE_MESSAGES.countInvalid),
+  ),
+});
+export type CodeBatchInput = v.InferOutput<typeof codeBatchSchema>;
+
+export const codeRedeemSchema = v.object({
+  code: v.pipe(
+    v.string(CODE_MESSAGES.codeRequired),
+    v.trim(),
+    v.nonEmpty(CODE_MESSAGES.codeRequired),
+    v.maxLength(64, CODE_MESSAGES.notFound),
+    v.toUpperCase(),
+  ),
+});
+
+export const activationCodeSchema = v.object({
+  id: v.string(),
+  code: v.string(),
+  batch_id: v.string(),
+  plan_id: v.string(),
+  plan_name: v.string(),
+  amount: v.string(),
+  status: v.picklist(['unused', 'used']),
+  created_at: v.string(),
+  used_by: v.nullable(v.string()),
+  used_by_name: v.nullable(v.string()),
+  used_by_email: v.nullable(v.string()),
+  used_at: v.nullable(v.string()),
+  topup_id: v.nullable(v.string()),
+});
+export type ActivationCode = v.InferOutput<typeof activationCodeSchema>;
+
+export const codeBatchResultSchema = v.object({ message: v.string(), codes: v.array(activationCodeSchema) });
+export const codeListSchema = v.object({
+  codes: v.array(activationCodeSchema),
+  total: v.number(),
+  page: v.number(),
+  limit: v.number(),
+});

@@ -289,7 +289,7 @@ export type TopupTable = {
   /** The member who paid. */
   userby_id: string | null;
   plan_id: string;
-  type: 'topup' | 'retopup' | 'entry';
+  type: 'topup' | 'retopup' | 'entry' | 'code';
   amount_cents: number;
   roi_bp: number;
   duration_days: number;
@@ -310,6 +310,20 @@ export type ActivationIncomeTable = {
   amount_cents: number;
   ledger_transfer_id: string;
   created_at: string;
+};
+
+/** An activation code: one investment in a plan and amount, paid by the platform, redeemed once. */
+export type ActivationCodeTable = {
+  id: string;
+  code: string;
+  batch_id: string;
+  plan_id: string;
+  amount_cents: number;
+  created_by: string;
+  created_at: string;
+  used_by: string | null;
+  used_at: string | null;
+  topup_id: string | null;
 };
 
 export type Database = {
@@ -339,4 +353,5 @@ export type Database = {
   level_percents: LevelPercentTable;
   topups: TopupTable;
   activation_incomes: ActivationIncomeTable;
+  activation_codes: ActivationCodeTable;
 };

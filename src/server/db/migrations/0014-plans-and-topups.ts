@@ -7,6 +7,9 @@ import { type Kysely, sql } from 'kysely';
 // - topups: one investment each, with what the daily income run needs kept on the row itself (the
 //   plan's ROI rate and duration when it was bought, the ROI paid so far and the days paid), so a later
 //   edit of the plan never changes an investment already made.
+// - activation_codes: an admin's batch of codes, each worth one investment in a plan and amount, paid
+//   by the platform (`platform:codes`); used_by is set once by a guarded update, so a code is redeemed
+//   once even when two members try at the same moment.
 // - activation_incomes: one row per payment; the unique (topup, earner, level) index makes paying the
 //   same level twice for one top-up impossible, whatever the timing.
 
@@ -56,7 +59,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('user_id', 'text', (c) => c.notNull().references('users.id'))
     .addColumn('userby_id', 'text', (c) => c.references('users.id'))
     .addColumn('plan_id', 'text', (c) => c.notNull().references('plans.id'))
-    .addColumn('type', 'text', (c) => c.notNull().check(sql`type in ('topup', 'retopup', 'entry')`))
+    .addColumn('type', 'text', (c) => c.notNull().check(sql`type in ('topup', 'retopup', 'entry', 'code')`))
     .addColumn('amount_cents', 'bigint', (c) => c.notNull().check(sql`amount_cents > 0`))
     .addColumn('roi_bp', 'integer', (c) => c.notNull())
     .addColumn('duration_days', 'integer', (c) => c.notNull())
@@ -93,9 +96,40 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .on('activation_incomes')
     .columns(['user_id', 'created_at'])
     .execute();
+
+  await db.schema
+    .createTable('activation_codes')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('code', 'text', (c) => c.notNull().unique())
+    .addColumn('batch_id', 'text', (c) => c.notNull())
+    .addColumn('plan_id', 'text', (c) => c.notNull().references('plans.id'))
+    .addColumn('amount_cents', 'bigint', (c) => c.notNull().check(sql`amount_cents > 0`))
+    .addColumn('created_by', 'text', (c) => c.notNull().references('users.id'))
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('used_by', 'text', (c) => c.references('users.id'))
+    .addColumn('used_at', 'text')
+    .addColumn('topup_id', 'text', (c) => c.unique().references('topups.id'))
+    .execute();
+  await db.schema
+    .createIndex('activation_codes_created')
+    .on('activation_codes')
+    .column('created_at')
+    .execute();
+  await db
+    .insertInto('ledger_accounts' as never)
+    .values({
+      id: 'platform:codes',
+      user_id: null,
+      code: 'platform:codes',
+      balance_cents: 0,
+      held_cents: 0,
+      allow_negative: 1,
+      created_at: new Date().toISOString(),
+    } as never)
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const table of ['activation_incomes', 'topups', 'level_percents', 'plans'])
+  for (const table of ['activation_codes', 'activation_incomes', 'topups', 'level_percents', 'plans'])
     await db.schema.dropTable(table).execute();
 }

@@ -96,7 +96,7 @@ async function activationEarners(trx: Db, beneficiary: TopupParty, amountCents: 
   return earners;
 }
 
-function checkPlan(plan: PlanTable | undefined, amountCents: number): PlanTable {
+export function checkPlan(plan: PlanTable | undefined, amountCents: number): PlanTable {
   if (!plan) throw notFound(TOPUP_MESSAGES.planNotFound);
   if (plan.status !== 'active') throw new AppError(422, TOPUP_MESSAGES.planInactive);
   const min = Number(plan.min_amount_cents);
@@ -106,6 +106,96 @@ function checkPlan(plan: PlanTable | undefined, amountCents: number): PlanTable 
       { field: 'amount', message: TOPUP_MESSAGES.amountRange(formatCents(min), formatCents(max)) },
     ]);
   return plan;
+}
+
+export type Investment = {
+  /** The ledger account that pays: the payer's Active Wallet, or the platform's for a code. */
+  payerAccount: string;
+  /** The paying member; none for a code (the platform pays). */
+  payer: TopupParty | undefined;
+  beneficiary: TopupParty;
+  plan: PlanTable;
+  type: TopupTable['type'];
+  amountCents: number;
+};
+
+/**
+ * The money and rows of one investment, in the caller's transaction (with its idempotency record):
+ * the purchase into the beneficiary's `invested` account, the investment row, the first top-up's
+ * activation and the activation income.
+ */
+export async function invest(trx: Db, order: Investment): Promise<Topup> {
+  const { beneficiary, plan, payer } = order;
+  const now = new Date().toISOString();
+  await activateMember(trx, beneficiary.id, now);
+  const earners = await activationEarners(trx, { ...beneficiary, is_active: 'active' }, order.amountCents);
+  await ensureInvestedAccount(trx, beneficiary.id);
+  for (const earner of earners) await ensureWallets(trx, earner.userId);
+  if (isPostgres(trx))
+    await lockAccounts(trx, [
+      order.payerAccount,
+      investedAccountId(beneficiary.id),
+      ...(earners.length ? [PLATFORM.income] : []),
+      ...earners.map((e) => walletAccountId(e.userId, 'working')),
+    ]);
+
+  const topupId = randomUUID();
+  const purchase = await postTransfer(trx, {
+    debitAccountId: order.payerAccount,
+    creditAccountId: investedAccountId(beneficiary.id),
+    amountCents: order.amountCents,
+    kind: PLAN_PURCHASE_KIND,
+    reference: `topup:${topupId}`,
+    description: `${plan.name} for ${beneficiary.username}`,
+    createdBy: payer?.id ?? null,
+  });
+  const row: TopupTable = {
+    id: topupId,
+    user_id: beneficiary.id,
+    userby_id: payer?.id ?? null,
+    plan_id: plan.id,
+    type: order.type,
+    amount_cents: order.amountCents,
+    roi_bp: Number(plan.roi_bp),
+    duration_days: Number(plan.duration_days),
+    roi_paid_cents: 0,
+    roi_days_paid: 0,
+    status: 'active',
+    ledger_transfer_id: purchase.id,
+    created_at: purchase.created_at,
+  };
+  await insertTopup(trx, row);
+
+  for (const earner of earners) {
+    const income = await postTransfer(trx, {
+      debitAccountId: PLATFORM.income,
+      creditAccountId: walletAccountId(earner.userId, 'working'),
+      amountCents: earner.cents,
+      kind: ACTIVATION_INCOME_KIND,
+      reference: `topup:${topupId}`,
+      description: `Activation income, level ${earner.level}, from ${beneficiary.username}`,
+    });
+    await insertActivationIncome(trx, {
+      id: randomUUID(),
+      topup_id: topupId,
+      user_id: earner.userId,
+      level: earner.level,
+      percent_bp: earner.percentBp,
+      amount_cents: earner.cents,
+      ledger_transfer_id: income.id,
+      created_at: income.created_at,
+    });
+  }
+
+  const topup = toTopup({
+    ...row,
+    plan_name: plan.name,
+    user_name: beneficiary.fullname,
+    user_username: beneficiary.username,
+    userby_name: payer?.fullname ?? null,
+    userby_username: payer?.username ?? null,
+  });
+  return topup;
 }
 
 /** POST /topup/add, /topup/addretopup and /topup/entry: the payer is always the session's member. */
@@ -128,75 +218,13 @@ export async function payTopup(
     if (order.type === 'retopup' && !(await hasTopup(trx, beneficiary.id)))
       throw new AppError(422, TOPUP_MESSAGES.noFirstTopup);
 
-    const now = new Date().toISOString();
-    await activateMember(trx, beneficiary.id, now);
-    const earners = await activationEarners(trx, { ...beneficiary, is_active: 'active' }, order.amountCents);
-    await ensureInvestedAccount(trx, beneficiary.id);
-    for (const earner of earners) await ensureWallets(trx, earner.userId);
-    const payerAccount = walletAccountId(payerId, 'business');
-    if (isPostgres(trx))
-      await lockAccounts(trx, [
-        payerAccount,
-        investedAccountId(beneficiary.id),
-        ...(earners.length ? [PLATFORM.income] : []),
-        ...earners.map((e) => walletAccountId(e.userId, 'working')),
-      ]);
-
-    const topupId = randomUUID();
-    const purchase = await postTransfer(trx, {
-      debitAccountId: payerAccount,
-      creditAccountId: investedAccountId(beneficiary.id),
-      amountCents: order.amountCents,
-      kind: PLAN_PURCHASE_KIND,
-      reference: `topup:${topupId}`,
-      description: `${plan.name} for ${beneficiary.username}`,
-      createdBy: payerId,
-    });
-    const row: TopupTable = {
-      id: topupId,
-      user_id: beneficiary.id,
-      userby_id: payerId,
-      plan_id: plan.id,
+    const topup = await invest(trx, {
+      payerAccount: walletAccountId(payerId, 'business'),
+      payer,
+      beneficiary,
+      plan,
       type: order.type,
-      amount_cents: order.amountCents,
-      roi_bp: Number(plan.roi_bp),
-      duration_days: Number(plan.duration_days),
-      roi_paid_cents: 0,
-      roi_days_paid: 0,
-      status: 'active',
-      ledger_transfer_id: purchase.id,
-      created_at: purchase.created_at,
-    };
-    await insertTopup(trx, row);
-
-    for (const earner of earners) {
-      const income = await postTransfer(trx, {
-        debitAccountId: PLATFORM.income,
-        creditAccountId: walletAccountId(earner.userId, 'working'),
-        amountCents: earner.cents,
-        kind: ACTIVATION_INCOME_KIND,
-        reference: `topup:${topupId}`,
-        description: `Activation income, level ${earner.level}, from ${beneficiary.username}`,
-      });
-      await insertActivationIncome(trx, {
-        id: randomUUID(),
-        topup_id: topupId,
-        user_id: earner.userId,
-        level: earner.level,
-        percent_bp: earner.percentBp,
-        amount_cents: earner.cents,
-        ledger_transfer_id: income.id,
-        created_at: income.created_at,
-      });
-    }
-
-    const topup = toTopup({
-      ...row,
-      plan_name: plan.name,
-      user_name: beneficiary.fullname,
-      user_username: beneficiary.username,
-      userby_name: payer.fullname,
-      userby_username: payer.username,
+      amountCents: order.amountCents,
     });
     return { statusCode: 201, body: { message: TOPUP_MESSAGES.created, topup } };
   });
