@@ -23,6 +23,7 @@ export const TOPUP_MESSAGES = {
   memberBlocked: 'This member is blocked and cannot receive a top-up',
   noFirstTopup: 'A re-top-up needs an earlier top-up: make your first top-up first',
   notFound: 'No top-ups for this member',
+  lookupRequired: 'Enter the e-mail or username of the member to top up',
 } as const;
 
 const requiredId = (message: string) =>
@@ -93,6 +94,19 @@ export const topupListSchema = v.object({
   limit: v.number(),
 });
 export const topupMemberParamsSchema = v.object({ id: v.pipe(v.string(), v.nonEmpty()) });
+
+/** GET /topup/member?q=: the member to top up, by exact e-mail or username (any case), confirmed by name. */
+export const topupMemberQuerySchema = v.object({
+  q: v.pipe(
+    v.string(TOPUP_MESSAGES.lookupRequired),
+    v.trim(),
+    v.nonEmpty(TOPUP_MESSAGES.lookupRequired),
+    v.maxLength(254, TOPUP_MESSAGES.memberNotFound),
+  ),
+});
+export const topupMemberSchema = v.object({
+  member: v.object({ id: v.string(), fullname: v.string(), username: v.string() }),
+});
 
 // Activation codes (spec 7 "Codes"; RULES.md): an admin creates a batch, each code worth one investment
 // in a plan and amount paid by the platform; a member redeems a code once.

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOPUP_MESSAGES } from '../../src/shared/topups.ts';
 import { WALLET_MESSAGES } from '../../src/shared/wallets.ts';
-import { ApiClient, signedInAdminClient, signedInMember } from '../helpers/client.ts';
+import { ApiClient, newMember, signedInAdminClient } from '../helpers/client.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 
 // POST /topup/add, /topup/entry, /topup/addretopup, GET /topup/list and /topup/by/{id} (API.md "Plans,
@@ -14,7 +14,9 @@ let server: TestServer;
 let admin: ApiClient;
 let plan: { id: string; name: string };
 beforeAll(async () => {
-  server = await startServer();
+  // Each member registers from an address of its own (through the trusted loopback proxy), so the
+  // per-address registration limit is not what these tests meet.
+  server = await startServer({ TRUST_PROXY: '127.0.0.1' });
   admin = await signedInAdminClient(server.baseUrl);
   expect((await admin.post('/plans/addactivelevel', { percents: [] })).status).toBe(200);
   const res = await admin.post('/plans/add', {
@@ -29,9 +31,17 @@ beforeAll(async () => {
 });
 afterAll(async () => server?.stop());
 
+let addresses = 0;
 /** A registered, signed-in member (not activated) whose Active Wallet an admin credited. */
-async function memberWith(business: string, overrides: Record<string, unknown> = {}) {
-  const member = await signedInMember(server.baseUrl, overrides);
+async function memberWith(business: string) {
+  addresses += 1;
+  const from = { 'x-forwarded-for': `198.51.100.${addresses}` };
+  const body = newMember();
+  const client = new ApiClient(server.baseUrl);
+  expect((await client.post('/auth/register', body, from)).status).toBe(201);
+  const signedIn = await client.post('/auth/signin', { email: body.email, password: body.password }, from);
+  expect(signedIn.status).toBe(200);
+  const member = { client, auth: signedIn.body.auth };
   if (business !== '0') {
     const res = await admin.post('/admin/adjustments', {
       user_id: member.auth.id,
@@ -395,5 +405,33 @@ describe('GET /topup/list and /topup/by/{id}', () => {
     expect((await admin.get(`/topup/by/${friend.auth.id}`)).body.topups).toEqual([friends, gift]);
     expect((await admin.get('/topup/by/no-such-member')).status).toBe(404);
     expect((await new ApiClient(server.baseUrl).get(`/topup/by/${payer.auth.id}`)).status).toBe(401);
+  });
+});
+
+describe('GET /topup/member', () => {
+  it('finds the member to top up by e-mail or username in any case, answering no e-mail', async () => {
+    const payer = await memberWith('0');
+    const friend = await memberWith('0');
+    const expected = {
+      member: { id: friend.auth.id, fullname: friend.auth.fullname, username: friend.auth.username },
+    };
+    const byEmail = await payer.client.get(
+      `/topup/member?q=${encodeURIComponent(friend.auth.email.toUpperCase())}`,
+    );
+    expect(byEmail.status).toBe(200);
+    expect(byEmail.body).toEqual(expected);
+    const byUsername = await payer.client.get(
+      `/topup/member?q=${encodeURIComponent(` ${friend.auth.username.toUpperCase()} `)}`,
+    );
+    expect(byUsername.body).toEqual(expected);
+
+    const unknown = await payer.client.get('/topup/member?q=nobody-here');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual({ message: TOPUP_MESSAGES.memberNotFound });
+    expect((await payer.client.get('/topup/member?q=root-admin@example.com')).status).toBe(404);
+    const empty = await payer.client.get('/topup/member?q=%20');
+    expect(empty.status).toBe(400);
+    expect(empty.body.errors[0]).toEqual({ field: 'q', message: TOPUP_MESSAGES.lookupRequired });
+    expect((await admin.get(`/topup/member?q=${friend.auth.username}`)).status).toBe(403);
   });
 });

@@ -135,3 +135,14 @@ export async function listTopups(
   ]);
   return { rows: list as TopupRow[], total: Number(total.total) };
 }
+
+/** A member by exact e-mail or username, in any case (the top-up form's look-up). */
+export async function findMemberByEmailOrUsername(db: Db, key: string) {
+  const lower = key.toLowerCase();
+  return db
+    .selectFrom('users')
+    .select(['id', 'fullname', 'username'])
+    .where('role', '=', 'user')
+    .where((eb) => eb.or([eb('email', '=', lower), eb(sql<string>`lower(username)`, '=', lower)]))
+    .executeTakeFirst();
+}

@@ -6,13 +6,15 @@ import {
   topupListQuerySchema,
   topupListSchema,
   topupMemberParamsSchema,
+  topupMemberQuerySchema,
+  topupMemberSchema,
   topupResultSchema,
   topupSelfSchema,
 } from '../../../shared/topups.ts';
 import type { Db } from '../../db/database.ts';
 import { forbidden } from '../../http/errors.ts';
 import { defineRoute, idempotencyKeyOf } from '../../http/route.ts';
-import { payTopup, topupList, topupsOfMember } from './topups.service.ts';
+import { findTopupMember, payTopup, topupList, topupsOfMember } from './topups.service.ts';
 
 const payResponses = {
   201: topupResultSchema,
@@ -100,5 +102,17 @@ export function registerTopupsRoutes(app: FastifyInstance, { db }: { db: Db }): 
     query: topupListQuerySchema,
     responses: { 200: topupListSchema, 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema },
     handler: async ({ params, query, user }) => topupsOfMember(db, user, params.id, query),
+  });
+
+  defineRoute(app, {
+    method: 'GET',
+    url: '/topup/member',
+    summary:
+      'Find the member to top up by exact e-mail or username (any case): id, name and username to confirm',
+    tags: ['topups'],
+    access: 'member',
+    query: topupMemberQuerySchema,
+    responses: { 200: topupMemberSchema, 400: errorBodySchema, 404: errorBodySchema, 429: errorBodySchema },
+    handler: async ({ query, user }) => findTopupMember(db, user, query.q),
   });
 }

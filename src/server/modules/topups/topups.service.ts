@@ -5,6 +5,7 @@ import { TOPUP_MESSAGES, type Topup, type TopupListQuery, type TopupType } from 
 import { type Db, isPostgres } from '../../db/database.ts';
 import type { PlanTable, TopupTable } from '../../db/schema.ts';
 import { AppError, badRequest, forbidden, notFound } from '../../http/errors.ts';
+import { consume } from '../../http/rate-limit.ts';
 import type { SessionUser } from '../../http/session.ts';
 import { type Outcome, runOnce } from '../idempotency/idempotency.service.ts';
 import { findPlan, levelPercents } from '../plans/plans.repository.ts';
@@ -18,6 +19,7 @@ import {
 } from '../wallets/ledger.service.ts';
 import {
   activateMember,
+  findMemberByEmailOrUsername,
   findParty,
   hasTopup,
   insertActivationIncome,
@@ -246,4 +248,16 @@ export async function topupsOfMember(db: Db, asker: SessionUser, memberId: strin
     throw notFound(TOPUP_MESSAGES.notFound);
   const { rows, total } = await listTopups(db, memberId, pageOf(query));
   return { topups: rows.map(toTopup), total, page: query.page, limit: query.limit };
+}
+
+/**
+ * GET /topup/member: who a top-up would go to, by e-mail or username, so the payer confirms the name
+ * before paying. The e-mail is not answered (a username must not reveal it); limited like the
+ * transfer look-up, so it cannot list the members.
+ */
+export async function findTopupMember(db: Db, asker: SessionUser, key: string) {
+  await consume(db, `lookup:${asker.user.id}`, { max: 60, windowMs: 60_000 });
+  const found = await findMemberByEmailOrUsername(db, key);
+  if (!found) throw notFound(TOPUP_MESSAGES.memberNotFound);
+  return { member: found };
 }
