@@ -338,3 +338,39 @@ describe('Level percents: /plans/addactivelevel, /plans/addinvestlevel, GET /pla
     }
   });
 });
+
+describe('OpenAPI document', () => {
+  it('publishes every plan, top-up and code call with the body each one validates', async () => {
+    const res = await new ApiClient(server.baseUrl).get('/openapi.json');
+    expect(res.status).toBe(200);
+    const paths = res.body.paths;
+    for (const [path, methods] of Object.entries({
+      '/api/v1/plans/add': ['post'],
+      '/api/v1/plans/list': ['get'],
+      '/api/v1/plans/{id}': ['get', 'put', 'delete'],
+      '/api/v1/plans/addactivelevel': ['post'],
+      '/api/v1/plans/addinvestlevel': ['post'],
+      '/api/v1/plans/levels': ['get'],
+      '/api/v1/actplan/add': ['post'],
+      '/api/v1/actplan/list': ['get'],
+      '/api/v1/actplan/{id}': ['get', 'put', 'delete'],
+      '/api/v1/topup/add': ['post'],
+      '/api/v1/topup/entry': ['post'],
+      '/api/v1/topup/addretopup': ['post'],
+      '/api/v1/topup/list': ['get'],
+      '/api/v1/topup/by/{id}': ['get'],
+      '/api/v1/topup/member': ['get'],
+      '/api/v1/codes': ['post', 'get'],
+      '/api/v1/codes/{id}': ['get'],
+      '/api/v1/codes/redeem': ['post'],
+    }))
+      for (const method of methods) expect(paths[path]?.[method], `${method} ${path}`).toBeDefined();
+    const body = (path: string) => paths[path].post.requestBody.content['application/json'].schema;
+    expect(body('/api/v1/plans/add').required).toEqual(
+      expect.arrayContaining(['name', 'min_amount', 'max_amount', 'roi_percent', 'duration_days']),
+    );
+    expect(body('/api/v1/topup/entry').required).toEqual(
+      expect.arrayContaining(['id', 'userby_id', 'plan_id', 'amount']),
+    );
+  });
+});
