@@ -22,11 +22,14 @@ import { registerMailRoutes } from './modules/mail/mail.routes.ts';
 import { startMailWorker } from './modules/mail/mail.worker.ts';
 import { registerNotificationsRoutes } from './modules/notifications/notifications.routes.ts';
 import { registerPayments } from './modules/payments/payments.module.ts';
+import { registerPlansRoutes } from './modules/plans/plans.routes.ts';
 import { registerProfileRoutes } from './modules/profile/profile.routes.ts';
 import { registerPushRoutes } from './modules/push/push.routes.ts';
 import { configurePush } from './modules/push/push.service.ts';
 import { loadOrCreateVapidKeys } from './modules/push/vapid-keys.ts';
 import { registerTicketsRoutes } from './modules/tickets/tickets.routes.ts';
+import { registerCodesRoutes } from './modules/topups/codes.routes.ts';
+import { registerTopupsRoutes } from './modules/topups/topups.routes.ts';
 import { registerTransfersRoutes } from './modules/transfers/transfers.routes.ts';
 import { loadOrCreateTotpKey, secretBox } from './modules/two-factor/secret-box.ts';
 import {
@@ -153,6 +156,9 @@ export async function buildApp(config: Config): Promise<App> {
       registerAccountRoutes(api, { db, publicUrl: config.publicUrl, ...config.mail });
       registerMailRoutes(api, { db });
       registerProfileRoutes(api, { db, codeTtlMs: config.mail.codeTtlMs });
+      registerPlansRoutes(api, { db });
+      registerTopupsRoutes(api, { db });
+      registerCodesRoutes(api, { db });
     },
     { prefix: '/api/v1' },
   );

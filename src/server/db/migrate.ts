@@ -13,6 +13,7 @@ import * as notificationLinks from './migrations/0010-notification-links.ts';
 import * as mailAndAccountCodes from './migrations/0011-mail-and-account-codes.ts';
 import * as profileAddresses from './migrations/0012-profile-addresses.ts';
 import * as twoFactor from './migrations/0013-two-factor.ts';
+import * as plansAndTopups from './migrations/0014-plans-and-topups.ts';
 
 // Migrations are listed here, in order, rather than read from disk, so they run the same from any working directory.
 const migrations: Record<string, Migration> = {
@@ -29,6 +30,7 @@ const migrations: Record<string, Migration> = {
   '0011-mail-and-account-codes': mailAndAccountCodes,
   '0012-profile-addresses': profileAddresses,
   '0013-two-factor': twoFactor,
+  '0014-plans-and-topups': plansAndTopups,
 };
 
 /**

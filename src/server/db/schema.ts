@@ -307,6 +307,72 @@ export type SettingTable = {
   updated_at: string;
 };
 
+/** Issue 15: a plan or an activation plan (a fixed-price package: min = max). */
+export type PlanTable = {
+  id: string;
+  kind: 'plan' | 'activation';
+  name: string;
+  min_amount_cents: number;
+  max_amount_cents: number;
+  /** Daily ROI in basis points: 1.00 % = 100. */
+  roi_bp: number;
+  duration_days: number;
+  status: 'active' | 'inactive';
+  created_at: string;
+  updated_at: string;
+};
+
+export type LevelPercentTable = {
+  kind: 'activation' | 'roi';
+  level: number;
+  percent_bp: number;
+};
+
+/** One investment; the plan's ROI rate and duration are copied at purchase for the daily income run. */
+export type TopupTable = {
+  id: string;
+  /** The beneficiary, who owns the investment. */
+  user_id: string;
+  /** The member who paid. */
+  userby_id: string | null;
+  plan_id: string;
+  type: 'topup' | 'retopup' | 'entry' | 'code';
+  amount_cents: number;
+  roi_bp: number;
+  duration_days: number;
+  roi_paid_cents: number;
+  roi_days_paid: number;
+  status: 'active' | 'completed';
+  ledger_transfer_id: string;
+  created_at: string;
+};
+
+/** One activation income payment: unique per (top-up, earner, level). */
+export type ActivationIncomeTable = {
+  id: string;
+  topup_id: string;
+  user_id: string;
+  level: number;
+  percent_bp: number;
+  amount_cents: number;
+  ledger_transfer_id: string;
+  created_at: string;
+};
+
+/** An activation code: one investment in a plan and amount, paid by the platform, redeemed once. */
+export type ActivationCodeTable = {
+  id: string;
+  code: string;
+  batch_id: string;
+  plan_id: string;
+  amount_cents: number;
+  created_by: string;
+  created_at: string;
+  used_by: string | null;
+  used_at: string | null;
+  topup_id: string | null;
+};
+
 export type Database = {
   users: UserTable;
   sessions: SessionTable;
@@ -335,4 +401,9 @@ export type Database = {
   two_factor_recovery_codes: TwoFactorRecoveryCodeTable;
   two_factor_challenges: TwoFactorChallengeTable;
   settings: SettingTable;
+  plans: PlanTable;
+  level_percents: LevelPercentTable;
+  topups: TopupTable;
+  activation_incomes: ActivationIncomeTable;
+  activation_codes: ActivationCodeTable;
 };

@@ -49,6 +49,25 @@ export async function ensureWallets(trx: Db, userId: string): Promise<void> {
   }
 }
 
+/**
+ * A member's invested principal (RULES.md "Plans, top-ups and activation"): top-ups move money from the
+ * payer's `business` into the beneficiary's `invested` account. Not a wallet: it is never spent or shown
+ * as a balance to send from. Created on first need.
+ */
+export const investedAccountId = (userId: string) => `${userId}:invested`;
+
+export async function ensureInvestedAccount(trx: Db, userId: string): Promise<void> {
+  await insertAccountIfMissing(trx, {
+    id: investedAccountId(userId),
+    user_id: userId,
+    code: 'invested',
+    balance_cents: 0,
+    held_cents: 0,
+    allow_negative: 0,
+    created_at: new Date().toISOString(),
+  });
+}
+
 export type Move = {
   debitAccountId: string;
   creditAccountId: string;
