@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { auditChanges, auditSummary, auditValueText } from './audit.ts';
+import { auditChanges, auditFieldLabel, auditSummary, auditValueText } from './audit.ts';
 
 // The audit log as an admin reads it (issue 22, item 14): what happened in words, and only the fields
 // the action changed, with their names and values as people say them.
@@ -80,5 +80,34 @@ describe('auditValueText', () => {
     expect(auditValueText('fullname', 'Ada')).toBe('Ada');
     expect(auditValueText('address', null)).toBe('—');
     expect(auditValueText('users', true)).toBe('Yes');
+  });
+
+  it('reads a list of level percents as a list', () => {
+    expect(auditValueText('percents', ['10.00', '5.00'])).toBe('10.00, 5.00');
+    expect(auditValueText('percents', [])).toBe('none');
+  });
+});
+
+describe('plan and level entries', () => {
+  it('say what the admin did and show the level list that changed', () => {
+    const entry = {
+      action: 'levels.activation',
+      before: { percents: ['5.00'] },
+      after: { percents: ['6.00', '2.50'] },
+    };
+    expect(auditSummary(entry)).toBe('Set activation income levels');
+    expect(auditChanges(entry)).toEqual([
+      {
+        field: 'percents',
+        label: 'Percents by level (level 1 first)',
+        before: ['5.00'],
+        after: ['6.00', '2.50'],
+        money: false,
+      },
+    ]);
+    expect(auditSummary({ action: 'plan.deactivate', before: {}, after: {} })).toBe(
+      'Deactivated plan (it has investments)',
+    );
+    expect(auditFieldLabel('plan.update', 'min_amount')).toBe('Minimum amount');
   });
 });

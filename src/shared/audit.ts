@@ -27,6 +27,17 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'notification.banner': 'Uploaded banner',
   'ticket.status': 'Changed ticket status',
   'settings.update': 'Changed settings',
+  'plan.create': 'Created plan',
+  'plan.update': 'Edited plan',
+  'plan.deactivate': 'Deactivated plan (it has investments)',
+  'plan.delete': 'Deleted plan',
+  'actplan.create': 'Created activation plan',
+  'actplan.update': 'Edited activation plan',
+  'actplan.deactivate': 'Deactivated activation plan (it has investments)',
+  'actplan.delete': 'Deleted activation plan',
+  'levels.activation': 'Set activation income levels',
+  'levels.roi': 'Set ROI level income levels',
+  'codes.create': 'Created activation codes',
 };
 
 /** The stored field names as people say them; a field not listed shows as its name in words. */
@@ -50,6 +61,14 @@ export const AUDIT_FIELD_LABELS: Record<string, string> = {
   payment: 'Payment',
   wallet: 'Wallet',
   admin_two_factor_required: 'Two-factor sign-in required for admins',
+  name: 'Name',
+  min_amount: 'Minimum amount',
+  max_amount: 'Maximum amount',
+  roi_percent: 'Daily ROI %',
+  duration_days: 'Duration (days)',
+  plan_id: 'Plan',
+  count: 'Codes',
+  percents: 'Percents by level (level 1 first)',
 };
 
 /** In money entries `business` and `working` are the member's two wallets (spec 3 labels). */
@@ -71,6 +90,8 @@ const MONEY_FIELDS = new Set([
   'credited',
   'actually_paid',
   'amount',
+  'min_amount',
+  'max_amount',
 ]);
 
 export type AuditChange = {
@@ -105,6 +126,7 @@ export function auditValueText(field: string, value: unknown): string {
   if (typeof value === 'boolean') return value ? 'Yes' : 'No';
   if (typeof value === 'string') return VALUE_LABELS[field]?.[value] ?? value;
   if (typeof value === 'number') return String(value);
+  if (Array.isArray(value)) return value.length ? value.join(', ') : 'none';
   return JSON.stringify(value);
 }
 

@@ -307,8 +307,8 @@ describe('Level percents: /plans/addactivelevel, /plans/addinvestlevel, GET /pla
         .where('target_type', '=', 'settings')
         .execute();
       const activation = audit.find((a) => a.action === 'levels.activation');
-      expect(JSON.parse(String(activation?.before_json))).toEqual(['5.00']);
-      expect(JSON.parse(String(activation?.after_json))).toEqual(['6.00', '2.50', '0.25']);
+      expect(JSON.parse(String(activation?.before_json))).toEqual({ percents: ['5.00'] });
+      expect(JSON.parse(String(activation?.after_json))).toEqual({ percents: ['6.00', '2.50', '0.25'] });
 
       const cases: [Body, string][] = [
         [{ percents: ['100.01'] }, PLAN_MESSAGES.percentInvalid],

@@ -246,8 +246,8 @@ export async function setLevelPercents(
       action: `levels.${kind}`,
       targetType: 'settings',
       targetId: `levels:${kind}`,
-      before: before.map(formatPercent),
-      after: percents.map(formatPercent),
+      before: { percents: before.map(formatPercent) },
+      after: { percents: percents.map(formatPercent) },
     });
   });
   return {
