@@ -109,9 +109,12 @@ const PLATFORM_LABELS: Record<string, string> = {
   'platform:withdrawals': 'Platform withdrawals',
   'platform:income': 'Platform income',
   'platform:fees': 'Platform fees',
+  'platform:codes': 'Platform activation codes',
 };
 
-const walletLabel = (code: string) => WALLET_LABELS[code as Wallet] ?? code;
+/** The two wallets by their spec labels; `invested` holds the principal of the member's top-ups. */
+const walletLabel = (code: string) =>
+  WALLET_LABELS[code as Wallet] ?? (code === 'invested' ? 'Invested' : code);
 
 /** A member's recent ledger transfers, each side named: their own wallet, another member's, or the platform's. */
 async function recentTransfersOf(db: Db, userId: string): Promise<MemberLedgerEntry[]> {
