@@ -206,7 +206,7 @@ describe('an expired code', () => {
 });
 
 describe('the per-address send limit', () => {
-  it('sends at most 20 codes an hour from one client address, whichever members ask', async () => {
+  it('sends at most 20 code mails an hour from one client address, whichever members ask, for any purpose', async () => {
     // Behind one trusted proxy, X-Forwarded-For names the client; no mails need reading here.
     const proxied = await startServer({ TRUST_PROXY: '1' });
     try {
@@ -227,6 +227,13 @@ describe('the per-address send limit', () => {
       expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
       // The same member from another address is not held back by the first address's sends.
       expect((await ask(fifth, '198.51.100.9')).status).toBe(200);
+      // E-mail verification codes share the address's budget: a sixth member there is held back too.
+      const verifying = await fifth.client.post('/auth/email-verification', undefined, from('203.0.113.7'));
+      expect(verifying.status).toBe(429);
+      expect(Number(verifying.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(
+        (await fifth.client.post('/auth/email-verification', undefined, from('198.51.100.10'))).status,
+      ).toBe(200);
     } finally {
       await proxied.stop();
     }

@@ -55,8 +55,8 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountDeps): 
     tags: ['auth'],
     access: 'member',
     responses: { 200: messageSchema, 422: errorBodySchema, 429: errorBodySchema },
-    handler: async ({ user }) => {
-      await sendVerificationCode(db, user.user, deps.codeTtlMs);
+    handler: async ({ user, request }) => {
+      await sendVerificationCode(db, user.user, deps.codeTtlMs, request.ip);
       return { message: ACCOUNT.codeSent };
     },
   });

@@ -4,6 +4,7 @@ import { PROFILE } from '../../../shared/profile.ts';
 import type { Db } from '../../db/database.ts';
 import type { UserTable } from '../../db/schema.ts';
 import { badRequest } from '../../http/errors.ts';
+import { consume, type Limit } from '../../http/rate-limit.ts';
 import { hashToken } from '../../http/tokens.ts';
 import { enqueueMail, simpleHtml } from '../mail/mail.service.ts';
 import { nudgeMail } from '../mail/mail.worker.ts';
@@ -22,6 +23,13 @@ import {
 
 export type CodePurpose = 'verify' | 'address' | 'withdrawal';
 export const MAX_CODE_TRIES = 5;
+
+/** Code mails asked for from one client address, whatever the purpose and whichever members ask. */
+export const CODE_MAILS_PER_ADDRESS: Limit = { max: 20, windowMs: 60 * 60_000 };
+
+/** Counts one code mail against the client address's hourly budget (429 with Retry-After past it). */
+export const limitCodeMailsFrom = (db: Db, clientIp: string) =>
+  consume(db, `code-mail:ip:${clientIp}`, CODE_MAILS_PER_ADDRESS);
 
 const codeHash = (userId: string, purpose: CodePurpose, code: string) =>
   // 'verify' keeps the hash it had before codes had other purposes.

@@ -3,7 +3,7 @@ import type { Db } from '../../db/database.ts';
 import { forbidden } from '../../http/errors.ts';
 import { consume, type Limit } from '../../http/rate-limit.ts';
 import type { SessionUser } from '../../http/session.ts';
-import { checkEmailCode, sendEmailCode } from '../account/email-codes.service.ts';
+import { checkEmailCode, limitCodeMailsFrom, sendEmailCode } from '../account/email-codes.service.ts';
 
 // POST /otp/send and /otp/verify (API.md "Mail and one-time codes"): codes for a payout address change
 // or a withdrawal, mailed to the signed-in member. The body names the member and the address only so
@@ -11,8 +11,6 @@ import { checkEmailCode, sendEmailCode } from '../account/email-codes.service.ts
 
 /** API.md: at most 5 an hour per member, whatever the purpose. */
 export const OTP_SEND_LIMIT: Limit = { max: 5, windowMs: 60 * 60_000 };
-/** Per client address, so one machine cannot mail codes for many accounts. */
-export const OTP_SEND_ADDRESS_LIMIT: Limit = { max: 20, windowMs: 60 * 60_000 };
 
 const MAILS = {
   address: {
@@ -41,7 +39,8 @@ export async function sendOtp(
 ): Promise<void> {
   assertOwn(asker, input.userId, input.email);
   await consume(db, `otp:send:${asker.user.id}`, OTP_SEND_LIMIT);
-  await consume(db, `otp:send-ip:${clientIp}`, OTP_SEND_ADDRESS_LIMIT);
+  // Per client address too, so one machine cannot mail codes for many accounts.
+  await limitCodeMailsFrom(db, clientIp);
   await sendEmailCode(db, asker.user, input.purpose, codeTtlMs, MAILS[input.purpose]);
 }
 
