@@ -126,7 +126,7 @@ test('the admin creates a plan and an activation plan, edits, deactivates and de
   await actRow.getByRole('button', { name: 'Deactivate' }).click();
   await expect(actplans.getByTestId('banner-success')).toHaveText(PLAN_MESSAGES.actUpdated);
   await expect(actRow.getByText('Inactive')).toBeVisible();
-  await expect(actRow.getByRole('button', { name: 'Activate' })).toBeVisible();
+  await expect(actRow.getByRole('button', { name: 'Activate', exact: true })).toBeVisible();
 
   await actRow.getByRole('button', { name: 'Delete' }).click();
   const dialog = page.getByRole('dialog', { name: 'Delete' });
@@ -235,13 +235,16 @@ test('the admin creates 3 activation codes, sees them listed, and who used the o
   await expect(usedRow).toContainText(member.fullname);
   await expect(usedRow).toContainText(member.email);
   await expect(table.locator(`tr[data-code="${codes[1]}"]`).getByText('Unused')).toBeVisible();
-  await expectTablesFit(table);
+  await expectTablesFit(page.getByRole('region', { name: 'Activation codes', exact: true }));
 
   await usedRow.getByRole('button', { name: codes[0] }).click();
   const detail = page.getByRole('dialog', { name: 'Activation code' }).getByTestId('code-detail');
   await expect(detail).toContainText(`${member.fullname} (${member.email})`);
   await expect(detail).toContainText(planName);
-  await page.getByRole('dialog', { name: 'Activation code' }).getByRole('button', { name: 'Close' }).click();
+  await page
+    .getByRole('dialog', { name: 'Activation code' })
+    .getByRole('button', { name: 'Close', exact: true })
+    .click();
 
   // The plan now has an investment: Delete makes it inactive instead, and says so.
   await page.getByRole('tab', { name: 'Plans', exact: true }).click();
