@@ -22,7 +22,7 @@ import { expectTablesFit } from './table-fit.ts';
 // The admin's /admin/plans screen on a desktop (issue 15, item 1): plans and activation plans made,
 // edited, deactivated and deleted through the form, the level percents, and activation codes with who
 // used each. The run shares one database: every plan here has a name of its own, and the level lists
-// are saved with the values they already had (other specs' activation income must not change).
+// are put back as they were (other specs' activation income must not change; specs run one at a time).
 
 const unique = (tag: string) =>
   `E2E ${tag} ${Date.now().toString(36)}${Math.floor(Math.random() * 1e5).toString(36)}`;
@@ -141,36 +141,72 @@ test('the admin edits the level percents, level 1 first, with the shared message
   playwright,
 }, testInfo) => {
   const admin = await adminApi(playwright, testInfo.project.use.baseURL);
-  const before = (await (await admin.get('/api/v1/plans/levels')).json()) as LevelSettings;
-  await openPlans(page);
-  await page.getByRole('tab', { name: 'Level percents' }).click();
-  await expect(page).toHaveURL(/tab=levels/);
+  const levels = async () => (await (await admin.get('/api/v1/plans/levels')).json()) as LevelSettings;
+  const before = await levels();
+  try {
+    await openPlans(page);
+    await page.getByRole('tab', { name: 'Level percents' }).click();
+    await expect(page).toHaveURL(/tab=levels/);
 
-  const activation = page.getByTestId('levels-active');
-  for (const [index, percent] of before.active_levels.entries())
-    await expect(activation.getByLabel(`Level ${index + 1} %`, { exact: true })).toHaveValue(percent);
-  const added = `Level ${before.active_levels.length + 1} %`;
-  await activation.getByRole('button', { name: 'Add level' }).click();
-  await activation.getByLabel(added, { exact: true }).fill('101');
-  await activation.getByRole('button', { name: 'Save' }).click();
-  await expect(activation.getByText(PLAN_MESSAGES.percentInvalid)).toBeVisible();
-  await expect(activation.getByLabel(added, { exact: true })).toHaveAttribute('aria-invalid', 'true');
+    const activation = page.getByTestId('levels-active');
+    for (const [index, percent] of before.active_levels.entries())
+      await expect(activation.getByLabel(`Level ${index + 1} %`, { exact: true })).toHaveValue(percent);
+    const added = `Level ${before.active_levels.length + 1} %`;
+    await activation.getByRole('button', { name: 'Add level' }).click();
+    await activation.getByLabel(added, { exact: true }).fill('101');
+    await activation.getByRole('button', { name: 'Save' }).click();
+    await expect(activation.getByText(PLAN_MESSAGES.percentInvalid)).toBeVisible();
+    await expect(activation.getByLabel(added, { exact: true })).toHaveAttribute('aria-invalid', 'true');
+    expect(await levels()).toEqual(before);
 
-  // The list is saved as it was: the run's other specs count on today's percents.
-  await activation.getByRole('button', { name: `Remove level ${before.active_levels.length + 1}` }).click();
-  await expect(activation.getByLabel(added, { exact: true })).toHaveCount(0);
-  await activation.getByRole('button', { name: 'Save' }).click();
-  await expect(activation.getByTestId('banner-success')).toHaveText(PLAN_MESSAGES.activationLevelsSaved);
+    await activation.getByLabel(added, { exact: true }).fill('1.25');
+    await activation.getByRole('button', { name: 'Save' }).click();
+    await expect(activation.getByTestId('banner-success')).toHaveText(PLAN_MESSAGES.activationLevelsSaved);
+    expect((await levels()).active_levels).toEqual([...before.active_levels, '1.25']);
+    await page.reload();
+    await expect(page.getByTestId('levels-active').getByLabel(added, { exact: true })).toHaveValue('1.25');
 
-  const roi = page.getByTestId('levels-invest');
-  for (const [index, percent] of before.invest_levels.entries())
-    await expect(roi.getByLabel(`Level ${index + 1} %`, { exact: true })).toHaveValue(percent);
-  await roi.getByRole('button', { name: 'Save' }).click();
-  await expect(roi.getByTestId('banner-success')).toHaveText(PLAN_MESSAGES.roiLevelsSaved);
+    // Put back as it was: the run's other specs count on today's percents.
+    await page
+      .getByTestId('levels-active')
+      .getByRole('button', { name: `Remove level ${before.active_levels.length + 1}` })
+      .click();
+    await expect(page.getByTestId('levels-active').getByLabel(added, { exact: true })).toHaveCount(0);
+    await page.getByTestId('levels-active').getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByTestId('levels-active').getByTestId('banner-success')).toHaveText(
+      PLAN_MESSAGES.activationLevelsSaved,
+    );
 
-  const after = (await (await admin.get('/api/v1/plans/levels')).json()) as LevelSettings;
-  expect(after).toEqual(before);
-  await admin.dispose();
+    // ROI level income: level 1 changed, saved, then put back.
+    const roi = page.getByTestId('levels-invest');
+    for (const [index, percent] of before.invest_levels.entries())
+      await expect(roi.getByLabel(`Level ${index + 1} %`, { exact: true })).toHaveValue(percent);
+    if (before.invest_levels.length === 0) await roi.getByRole('button', { name: 'Add level' }).click();
+    const level1 = roi.getByLabel('Level 1 %', { exact: true });
+    const changed = before.invest_levels[0] === '0.50' ? '0.75' : '0.50';
+    await level1.fill(changed);
+    await roi.getByRole('button', { name: 'Save' }).click();
+    await expect(roi.getByTestId('banner-success')).toHaveText(PLAN_MESSAGES.roiLevelsSaved);
+    expect((await levels()).invest_levels[0]).toBe(changed);
+    if (before.invest_levels.length === 0) await roi.getByRole('button', { name: 'Remove level 1' }).click();
+    else await level1.fill(before.invest_levels[0] ?? '');
+    await roi.getByRole('button', { name: 'Save' }).click();
+    await expect(roi.getByTestId('banner-success')).toHaveText(PLAN_MESSAGES.roiLevelsSaved);
+    expect(await levels()).toEqual(before);
+  } finally {
+    // Whatever happened above, the next specs find the percents they started with.
+    for (const [which, percents] of [
+      ['active', before.active_levels],
+      ['invest', before.invest_levels],
+    ] as const) {
+      const restored = await admin.post(`/api/v1/plans/add${which}level`, {
+        headers: await csrfHeaders(admin),
+        data: { percents },
+      });
+      expect(restored.status(), await restored.text()).toBe(200);
+    }
+    await admin.dispose();
+  }
 });
 
 test('the admin creates 3 activation codes, sees them listed, and who used the one a member redeemed', async ({
