@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import {
   type APIRequestContext,
   expect,
@@ -242,7 +243,11 @@ test('the admin creates 3 activation codes, sees them listed, and who used the o
   expect(codes).toHaveLength(3);
   for (const code of codes) expect(code).toMatch(/^[A-Z2-9]{12}$/);
   await expect(fresh.getByRole('button', { name: 'Copy codes' })).toBeVisible();
-  await expect(fresh.getByRole('button', { name: 'Download CSV' })).toBeVisible();
+  const downloading = page.waitForEvent('download');
+  await fresh.getByRole('button', { name: 'Download CSV' }).click();
+  const csv = await readFile(await (await downloading).path(), 'utf8');
+  expect(csv.split('\r\n')[0]).toBe('\uFEFFCode,Plan,Amount (USD),Created');
+  for (const code of codes) expect(csv).toContain(`${code},${planName},25.00,`);
 
   const table = page.getByTestId('codes-table');
   for (const code of codes) {
