@@ -21,6 +21,7 @@ import { Route as UserRouteImport } from './../routes/user'
 import { Route as AdminDashboardRouteImport } from './../routes/admin/dashboard'
 import { Route as AdminDepositsRouteImport } from './../routes/admin/deposits'
 import { Route as AdminNotificationsRouteImport } from './../routes/admin/notifications'
+import { Route as AdminPlansRouteImport } from './../routes/admin/plans'
 import { Route as AdminReportsRouteImport } from './../routes/admin/reports'
 import { Route as AdminSettingsRouteImport } from './../routes/admin/settings'
 import { Route as AdminTicketsRouteImport } from './../routes/admin/tickets'
@@ -98,6 +99,11 @@ const AdminDepositsRoute = AdminDepositsRouteImport.update({
 const AdminNotificationsRoute = AdminNotificationsRouteImport.update({
   id: '/notifications',
   path: '/notifications',
+  getParentRoute: () => AdminRoute,
+} as any)
+const AdminPlansRoute = AdminPlansRouteImport.update({
+  id: '/plans',
+  path: '/plans',
   getParentRoute: () => AdminRoute,
 } as any)
 const AdminReportsRoute = AdminReportsRouteImport.update({
@@ -204,6 +210,7 @@ export interface FileRoutesByFullPath {
   '/admin/dashboard': typeof AdminDashboardRoute
   '/admin/deposits': typeof AdminDepositsRoute
   '/admin/notifications': typeof AdminNotificationsRoute
+  '/admin/plans': typeof AdminPlansRoute
   '/admin/reports': typeof AdminReportsRoute
   '/admin/settings': typeof AdminSettingsRoute
   '/admin/tickets': typeof AdminTicketsRoute
@@ -236,6 +243,7 @@ export interface FileRoutesByTo {
   '/admin/dashboard': typeof AdminDashboardRoute
   '/admin/deposits': typeof AdminDepositsRoute
   '/admin/notifications': typeof AdminNotificationsRoute
+  '/admin/plans': typeof AdminPlansRoute
   '/admin/reports': typeof AdminReportsRoute
   '/admin/settings': typeof AdminSettingsRoute
   '/admin/tickets': typeof AdminTicketsRoute
@@ -269,6 +277,7 @@ export interface FileRoutesById {
   '/admin/dashboard': typeof AdminDashboardRoute
   '/admin/deposits': typeof AdminDepositsRoute
   '/admin/notifications': typeof AdminNotificationsRoute
+  '/admin/plans': typeof AdminPlansRoute
   '/admin/reports': typeof AdminReportsRoute
   '/admin/settings': typeof AdminSettingsRoute
   '/admin/tickets': typeof AdminTicketsRoute
@@ -303,6 +312,7 @@ export interface FileRouteTypes {
     | '/admin/dashboard'
     | '/admin/deposits'
     | '/admin/notifications'
+    | '/admin/plans'
     | '/admin/reports'
     | '/admin/settings'
     | '/admin/tickets'
@@ -335,6 +345,7 @@ export interface FileRouteTypes {
     | '/admin/dashboard'
     | '/admin/deposits'
     | '/admin/notifications'
+    | '/admin/plans'
     | '/admin/reports'
     | '/admin/settings'
     | '/admin/tickets'
@@ -367,6 +378,7 @@ export interface FileRouteTypes {
     | '/admin/dashboard'
     | '/admin/deposits'
     | '/admin/notifications'
+    | '/admin/plans'
     | '/admin/reports'
     | '/admin/settings'
     | '/admin/tickets'
@@ -483,6 +495,13 @@ declare module '@tanstack/react-router' {
       path: '/notifications'
       fullPath: '/admin/notifications'
       preLoaderRoute: typeof AdminNotificationsRouteImport
+      parentRoute: typeof AdminRoute
+    }
+    '/admin/plans': {
+      id: '/admin/plans'
+      path: '/plans'
+      fullPath: '/admin/plans'
+      preLoaderRoute: typeof AdminPlansRouteImport
       parentRoute: typeof AdminRoute
     }
     '/admin/reports': {
@@ -618,6 +637,7 @@ interface AdminRouteChildren {
   AdminDashboardRoute: typeof AdminDashboardRoute
   AdminDepositsRoute: typeof AdminDepositsRoute
   AdminNotificationsRoute: typeof AdminNotificationsRoute
+  AdminPlansRoute: typeof AdminPlansRoute
   AdminReportsRoute: typeof AdminReportsRoute
   AdminSettingsRoute: typeof AdminSettingsRoute
   AdminTicketsRoute: typeof AdminTicketsRoute
@@ -631,6 +651,7 @@ const AdminRouteChildren: AdminRouteChildren = {
   AdminDashboardRoute: AdminDashboardRoute,
   AdminDepositsRoute: AdminDepositsRoute,
   AdminNotificationsRoute: AdminNotificationsRoute,
+  AdminPlansRoute: AdminPlansRoute,
   AdminReportsRoute: AdminReportsRoute,
   AdminSettingsRoute: AdminSettingsRoute,
   AdminTicketsRoute: AdminTicketsRoute,

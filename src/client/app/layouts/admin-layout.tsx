@@ -12,6 +12,7 @@ const ADMIN_LINKS = [
   ['/admin/dashboard', 'Dashboard'],
   ['/admin/users', 'Members'],
   ['/admin/deposits', 'Deposits'],
+  ['/admin/plans', 'Plans'],
   ['/admin/reports', 'Reports'],
   ['/admin/tickets', 'Tickets'],
   ['/admin/notifications', 'Notifications'],
