@@ -139,7 +139,12 @@ export function FailedModal({
       <p role="alert" data-testid="topup-failure">
         {short ? 'Not enough in your Active Wallet for this amount.' : failure?.reason}
       </p>
-      {failure?.retry ? <p className="muted">Nothing was paid. You can try again in a moment.</p> : null}
+      {/* Without an answer the payment may still have gone through: the list and balance tell. */}
+      {failure?.retry ? (
+        <p className="muted">
+          Check your top-ups and your balance first: if it is not there, you can try again in a moment.
+        </p>
+      ) : null}
       <p className="muted">What you typed is kept in the form.</p>
       <div className="modal-actions">
         {short ? (
