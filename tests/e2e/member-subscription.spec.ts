@@ -207,7 +207,7 @@ test('an activation code is redeemed once; a second try says it is used', async 
     await page.goto('/user/subscription');
     const form = page.getByRole('region', { name: 'Redeem a code' });
     // Typed as a person might: lower case, with spaces around it.
-    await form.getByLabel('Activation code').fill(` ${code.code.toLowerCase()} `);
+    await form.getByRole('textbox', { name: 'Activation code' }).fill(` ${code.code.toLowerCase()} `);
     await form.getByRole('button', { name: 'Review' }).click();
     const review = page.getByRole('dialog', { name: 'Review your code' });
     await expect(review.getByTestId('topup-review')).toHaveText(`Redeem activation code ${code.code}`);
@@ -217,7 +217,7 @@ test('an activation code is redeemed once; a second try says it is used', async 
     await expect(receipt.getByTestId('topup-receipt')).toContainText('$25.00');
     await receipt.getByRole('button', { name: 'OK' }).click();
 
-    await form.getByLabel('Activation code').fill(code.code);
+    await form.getByRole('textbox', { name: 'Activation code' }).fill(code.code);
     await form.getByRole('button', { name: 'Review' }).click();
     await page
       .getByRole('dialog', { name: 'Review your code' })
@@ -226,8 +226,8 @@ test('an activation code is redeemed once; a second try says it is used', async 
     const failed = page.getByRole('dialog', { name: 'Code not redeemed' });
     await expect(failed.getByTestId('topup-failure')).toHaveText(CODE_MESSAGES.used);
     await expect(failed).not.toContainText('try again');
-    await failed.getByRole('button', { name: 'Close' }).click();
-    await expect(form.getByLabel('Activation code')).toHaveValue(code.code);
+    await failed.getByRole('button', { name: 'Close', exact: true }).click();
+    await expect(form.getByRole('textbox', { name: 'Activation code' })).toHaveValue(code.code);
 
     await page.getByRole('navigation', { name: 'Member' }).getByRole('link', { name: 'Dashboard' }).click();
     await expect(page.getByTestId('activation-status')).toHaveText('Active');
