@@ -9,6 +9,7 @@ import { FormField } from '../../../ui/form-field.tsx';
 import { MoneyOfflineNote } from '../../../ui/offline-notice.tsx';
 import { payFailure, payTopup, refreshAfterTopup } from '../api.ts';
 import { shortWalletText, topupFormSchema } from '../topup-form-schema.ts';
+import { planRange } from './plan-facts.tsx';
 import { FailedModal, type Failure, ReceiptModal, ReviewModal, reviewLine } from './topup-outcome.tsx';
 
 /**
@@ -81,7 +82,7 @@ export function InvestForm({
         readOnly={fixed}
         onChange={(e) => setAmount(e.target.value)}
         error={errors.amount ?? errors.plan_id}
-        hint={fixed ? 'This plan has one price' : `From ${plan.min_amount} to ${plan.max_amount} US dollars`}
+        hint={fixed ? 'This plan has one price' : `US dollars, ${planRange(plan)}`}
         disabled={busy}
       />
       {short ? (

@@ -100,7 +100,7 @@ export function SubscriptionView({ memberId }: { memberId: string }) {
     <>
       <ActiveWalletCard />
       <section aria-labelledby="plans-title" className="stack">
-        <h2 id="plans-title">Plans</h2>
+        <h2 id="plans-title">Active plans</h2>
         {plans.isPending ? <Spinner label="Loading the plans" /> : null}
         {plans.error ? <QueryError error={plans.error} onRetry={() => void plans.refetch()} /> : null}
         {plans.data?.length === 0 ? (

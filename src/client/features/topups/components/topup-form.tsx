@@ -9,6 +9,7 @@ import {
   topupMemberQuerySchema,
 } from '../../../../shared/topups.ts';
 import { validateForm } from '../../../lib/field-errors.ts';
+import { formatMoney } from '../../../lib/format.ts';
 import { ApiError, errorText } from '../../../lib/http.ts';
 import { useOffline } from '../../../lib/offline.ts';
 import { useSchemaForm } from '../../../lib/use-schema-form.ts';
@@ -231,7 +232,9 @@ export function TopupForm({ self }: { self: { id: string; fullname: string; user
           value={fields.amount}
           onChange={set('amount')}
           error={errors.amount}
-          hint={balance ? `Paid from your Active Wallet (${balance.business} USD available)` : undefined}
+          hint={
+            balance ? `Paid from your Active Wallet (${formatMoney(balance.business)} available)` : undefined
+          }
           disabled={busy}
         />
         {short ? (

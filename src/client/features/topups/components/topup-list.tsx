@@ -90,6 +90,9 @@ export function TopupList({ memberId }: { memberId: string }) {
   return (
     <section className="card" aria-labelledby="topup-list-title">
       <h2 id="topup-list-title">Your top-ups</h2>
+      {query.data && query.data.total > query.data.topups.length ? (
+        <p className="muted">{`The newest ${query.data.topups.length} of your ${query.data.total} top-ups.`}</p>
+      ) : null}
       <DataTable
         caption="Top-ups you paid or received"
         columns={columns}
