@@ -27,6 +27,9 @@ const alice = { ...base, email: base.email.replace('@', '.with.a.rather.long.mai
 const bob = newMember('fitpeer');
 let ticketId = '';
 let aliceId = '';
+let planId = '';
+// A plan of this run (other specs' plans are in the same database), with a name long enough to wrap.
+const planName = `Fit plan with a rather long name for narrow phones ${Date.now().toString(36)}`;
 
 test.beforeAll(async ({ playwright, baseURL }) => {
   const admin = await playwright.request.newContext({ baseURL });
@@ -58,6 +61,24 @@ test.beforeAll(async ({ playwright, baseURL }) => {
       desc: 'A rather long description that must wrap on a narrow phone instead of widening the page',
     });
     await transferByApi(bobApi, { userto_id: aliceId, amount: '10.00', from: 'business', to: 'business' });
+    // A plan, and a top-up Alice pays for Bob: the plan cards and the top-up list have rows.
+    const plan = await admin.post('/api/v1/plans/add', {
+      headers: await csrfHeaders(admin),
+      data: {
+        name: planName,
+        min_amount: '10.00',
+        max_amount: '1000.00',
+        roi_percent: '1.25',
+        duration_days: 90,
+      },
+    });
+    expect(plan.status(), await plan.text()).toBe(201);
+    planId = ((await plan.json()) as { plan: { id: string } }).plan.id;
+    const topup = await aliceApi.post('/api/v1/topup/entry', {
+      headers: { ...(await csrfHeaders(aliceApi)), 'Idempotency-Key': crypto.randomUUID() },
+      data: { id: bobId, userby_id: aliceId, plan_id: planId, amount: '20.00' },
+    });
+    expect(topup.status(), await topup.text()).toBe(201);
     const ticket = await aliceApi.post('/api/v1/tickets', {
       headers: await csrfHeaders(aliceApi),
       data: {
@@ -75,6 +96,22 @@ test.beforeAll(async ({ playwright, baseURL }) => {
     expect(payment.status(), await payment.text()).toBe(201);
   } finally {
     await Promise.all([admin.dispose(), aliceApi.dispose(), bobApi.dispose()]);
+  }
+});
+
+// The plan is closed afterwards, so members' plan lists stay short in a database shared by every spec.
+test.afterAll(async ({ playwright, baseURL }) => {
+  if (!planId) return;
+  const admin = await playwright.request.newContext({ baseURL });
+  try {
+    await signInAdminByApi(admin);
+    const closed = await admin.put(`/api/v1/plans/${planId}`, {
+      headers: await csrfHeaders(admin),
+      data: { status: 'inactive' },
+    });
+    expect(closed.status(), await closed.text()).toBe(200);
+  } finally {
+    await admin.dispose();
   }
 });
 
@@ -134,6 +171,8 @@ const screens = () => [
   { path: '/user/query/create', ready: 'label', name: 'Subject' },
   { path: `/user/queries/${ticketId}`, ready: 'text', name: 'Averyveryverylongword' },
   { path: `/user/profile/${aliceId}`, ready: 'heading', name: 'Two-factor sign-in' },
+  { path: '/user/subscription', ready: 'heading', name: planName },
+  { path: '/user/topup', ready: 'text', name: `${bob.fullname} (` },
 ];
 
 for (const width of [360, 390]) {

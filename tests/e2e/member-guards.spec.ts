@@ -110,7 +110,7 @@ test('the More sheet fits a 360 px phone and opens the screens the navigation le
     more.getByRole('button', { name: 'Sign out' }),
     more.getByRole('button', { name: 'Close dialog' }),
   ];
-  expect(items).toHaveLength(6);
+  expect(items).toHaveLength(8);
   for (const item of items) {
     const box = await item.boundingBox();
     expect(box).not.toBeNull();
@@ -128,6 +128,8 @@ test('the More sheet fits a 360 px phone and opens the screens the navigation le
 
   for (const [link, heading, path] of [
     ['Profile', 'Profile', /\/user\/profile\/[^/]+$/],
+    ['Plans', 'Plans', /\/user\/subscription$/],
+    ['Top-ups', 'Top-ups', /\/user\/topup$/],
     ['Notifications', 'Notifications', /\/user\/notifications$/],
     ['Deposit history', 'Deposit history', /\/user\/deposit-history$/],
     ['Transfer history', 'Transfer history', /\/user\/transfer-history(\?|$)/],

@@ -30,6 +30,8 @@ import { Route as UserDashboardRouteImport } from './../routes/user/dashboard'
 import { Route as UserDepositHistoryRouteImport } from './../routes/user/deposit-history'
 import { Route as UserNotificationsRouteImport } from './../routes/user/notifications'
 import { Route as UserScannerRouteImport } from './../routes/user/scanner'
+import { Route as UserSubscriptionRouteImport } from './../routes/user/subscription'
+import { Route as UserTopupRouteImport } from './../routes/user/topup'
 import { Route as UserTransferRouteImport } from './../routes/user/transfer'
 import { Route as UserTransferFormRouteImport } from './../routes/user/transfer-form'
 import { Route as UserTransferHistoryRouteImport } from './../routes/user/transfer-history'
@@ -146,6 +148,16 @@ const UserScannerRoute = UserScannerRouteImport.update({
   path: '/scanner',
   getParentRoute: () => UserRoute,
 } as any)
+const UserSubscriptionRoute = UserSubscriptionRouteImport.update({
+  id: '/subscription',
+  path: '/subscription',
+  getParentRoute: () => UserRoute,
+} as any)
+const UserTopupRoute = UserTopupRouteImport.update({
+  id: '/topup',
+  path: '/topup',
+  getParentRoute: () => UserRoute,
+} as any)
 const UserTransferRoute = UserTransferRouteImport.update({
   id: '/transfer',
   path: '/transfer',
@@ -219,6 +231,8 @@ export interface FileRoutesByFullPath {
   '/user/deposit-history': typeof UserDepositHistoryRoute
   '/user/notifications': typeof UserNotificationsRoute
   '/user/scanner': typeof UserScannerRoute
+  '/user/subscription': typeof UserSubscriptionRoute
+  '/user/topup': typeof UserTopupRoute
   '/user/transfer': typeof UserTransferRoute
   '/user/transfer-form': typeof UserTransferFormRoute
   '/user/transfer-history': typeof UserTransferHistoryRoute
@@ -252,6 +266,8 @@ export interface FileRoutesByTo {
   '/user/deposit-history': typeof UserDepositHistoryRoute
   '/user/notifications': typeof UserNotificationsRoute
   '/user/scanner': typeof UserScannerRoute
+  '/user/subscription': typeof UserSubscriptionRoute
+  '/user/topup': typeof UserTopupRoute
   '/user/transfer': typeof UserTransferRoute
   '/user/transfer-form': typeof UserTransferFormRoute
   '/user/transfer-history': typeof UserTransferHistoryRoute
@@ -286,6 +302,8 @@ export interface FileRoutesById {
   '/user/deposit-history': typeof UserDepositHistoryRoute
   '/user/notifications': typeof UserNotificationsRoute
   '/user/scanner': typeof UserScannerRoute
+  '/user/subscription': typeof UserSubscriptionRoute
+  '/user/topup': typeof UserTopupRoute
   '/user/transfer': typeof UserTransferRoute
   '/user/transfer-form': typeof UserTransferFormRoute
   '/user/transfer-history': typeof UserTransferHistoryRoute
@@ -321,6 +339,8 @@ export interface FileRouteTypes {
     | '/user/deposit-history'
     | '/user/notifications'
     | '/user/scanner'
+    | '/user/subscription'
+    | '/user/topup'
     | '/user/transfer'
     | '/user/transfer-form'
     | '/user/transfer-history'
@@ -354,6 +374,8 @@ export interface FileRouteTypes {
     | '/user/deposit-history'
     | '/user/notifications'
     | '/user/scanner'
+    | '/user/subscription'
+    | '/user/topup'
     | '/user/transfer'
     | '/user/transfer-form'
     | '/user/transfer-history'
@@ -387,6 +409,8 @@ export interface FileRouteTypes {
     | '/user/deposit-history'
     | '/user/notifications'
     | '/user/scanner'
+    | '/user/subscription'
+    | '/user/topup'
     | '/user/transfer'
     | '/user/transfer-form'
     | '/user/transfer-history'
@@ -560,6 +584,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof UserScannerRouteImport
       parentRoute: typeof UserRoute
     }
+    '/user/subscription': {
+      id: '/user/subscription'
+      path: '/subscription'
+      fullPath: '/user/subscription'
+      preLoaderRoute: typeof UserSubscriptionRouteImport
+      parentRoute: typeof UserRoute
+    }
+    '/user/topup': {
+      id: '/user/topup'
+      path: '/topup'
+      fullPath: '/user/topup'
+      preLoaderRoute: typeof UserTopupRouteImport
+      parentRoute: typeof UserRoute
+    }
     '/user/transfer': {
       id: '/user/transfer'
       path: '/transfer'
@@ -668,6 +706,8 @@ interface UserRouteChildren {
   UserDepositHistoryRoute: typeof UserDepositHistoryRoute
   UserNotificationsRoute: typeof UserNotificationsRoute
   UserScannerRoute: typeof UserScannerRoute
+  UserSubscriptionRoute: typeof UserSubscriptionRoute
+  UserTopupRoute: typeof UserTopupRoute
   UserTransferRoute: typeof UserTransferRoute
   UserTransferFormRoute: typeof UserTransferFormRoute
   UserTransferHistoryRoute: typeof UserTransferHistoryRoute
@@ -682,6 +722,8 @@ const UserRouteChildren: UserRouteChildren = {
   UserDepositHistoryRoute: UserDepositHistoryRoute,
   UserNotificationsRoute: UserNotificationsRoute,
   UserScannerRoute: UserScannerRoute,
+  UserSubscriptionRoute: UserSubscriptionRoute,
+  UserTopupRoute: UserTopupRoute,
   UserTransferRoute: UserTransferRoute,
   UserTransferFormRoute: UserTransferFormRoute,
   UserTransferHistoryRoute: UserTransferHistoryRoute,

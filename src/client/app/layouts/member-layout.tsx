@@ -13,6 +13,8 @@ import './member-layout.css';
 
 /** The member screens that are not in the bottom navigation: reached through "More". */
 const MORE_LINKS = [
+  ['/user/subscription', 'Plans'],
+  ['/user/topup', 'Top-ups'],
   ['/user/notifications', 'Notifications'],
   ['/user/deposit-history', 'Deposit history'],
   ['/user/transfer-history', 'Transfer history'],

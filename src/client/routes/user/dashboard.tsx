@@ -52,6 +52,9 @@ function MemberDashboard() {
         {member.is_active === 'inactive' ? (
           <p className="muted">Your account becomes active with its first plan purchase.</p>
         ) : null}
+        <Link to="/user/subscription" className="button">
+          Plans and activation codes
+        </Link>
         <Link to="/user/profile/$id" params={{ id: member.id }} className="button">
           Profile and payout addresses
         </Link>

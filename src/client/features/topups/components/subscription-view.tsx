@@ -1,0 +1,130 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { useState } from 'react';
+import { parseCents } from '../../../../shared/money.ts';
+import type { Plan } from '../../../../shared/plans.ts';
+import { formatMoney } from '../../../lib/format.ts';
+import { QueryError } from '../../../ui/query-error.tsx';
+import { Spinner } from '../../../ui/spinner.tsx';
+import { activePlansQuery, balanceQuery, holdsOwnTopup, topupListQuery } from '../api.ts';
+import '../topups.css';
+import { InvestForm } from './invest-form.tsx';
+import { NOT_GUARANTEED, PlanFacts } from './plan-facts.tsx';
+import { RedeemCodeForm } from './redeem-code-form.tsx';
+
+/** The Active Wallet's balance: what every purchase here is paid from. */
+export function ActiveWalletCard() {
+  const balance = useQuery(balanceQuery);
+  return (
+    <section className="card" aria-labelledby="active-wallet-title">
+      <h2 id="active-wallet-title">Active Wallet</h2>
+      {balance.isPending ? <Spinner label="Loading your balance" /> : null}
+      {balance.error ? (
+        <QueryError error={balance.error} onRetry={() => void balance.refetch()} className="" />
+      ) : null}
+      {balance.data ? (
+        <p className="balance-figure" data-testid="active-wallet">
+          {formatMoney(balance.data.business)}
+        </p>
+      ) : null}
+      <p className="muted">Plans and top-ups are paid from it. Deposits land in it.</p>
+      <Link to="/user/scanner" className="button">
+        Deposit
+      </Link>
+    </section>
+  );
+}
+
+function PlanCard({
+  plan,
+  open,
+  onOpen,
+  onClose,
+  memberId,
+  availableCents,
+  holdsOwn,
+}: {
+  plan: Plan;
+  open: boolean;
+  onOpen: () => void;
+  onClose: () => void;
+  memberId: string;
+  availableCents: number | undefined;
+  holdsOwn: boolean;
+}) {
+  const minCents = parseCents(plan.min_amount) ?? 0;
+  const tooLittle = availableCents !== undefined && availableCents < minCents;
+  return (
+    <li className="card plan-card" data-plan={plan.name}>
+      <h3>{plan.name}</h3>
+      <PlanFacts plan={plan} />
+      <p className="muted plan-risk">{NOT_GUARANTEED}</p>
+      {tooLittle ? (
+        <p data-testid="too-little">
+          Your Active Wallet holds less than this plan's{' '}
+          {plan.min_amount === plan.max_amount ? 'price' : 'minimum'}. <Link to="/user/scanner">Deposit</Link>{' '}
+          first.
+        </p>
+      ) : null}
+      {open ? (
+        <InvestForm
+          plan={plan}
+          memberId={memberId}
+          availableCents={availableCents}
+          holdsOwnTopup={holdsOwn}
+          onDone={onClose}
+        />
+      ) : (
+        <button
+          type="button"
+          className="button primary"
+          onClick={onOpen}
+          aria-label={`Invest in ${plan.name}`}
+        >
+          Invest
+        </button>
+      )}
+    </li>
+  );
+}
+
+/** /user/subscription: the Active Wallet, the active plans to buy from it, and "Redeem a code". */
+export function SubscriptionView({ memberId }: { memberId: string }) {
+  const plans = useQuery(activePlansQuery);
+  const balance = useQuery(balanceQuery).data;
+  const list = useQuery(topupListQuery).data;
+  const [openId, setOpenId] = useState<string | null>(null);
+  const availableCents = balance ? (parseCents(balance.business) ?? 0) : undefined;
+  const holdsOwn = holdsOwnTopup(list, memberId);
+  return (
+    <>
+      <ActiveWalletCard />
+      <section aria-labelledby="plans-title" className="stack">
+        <h2 id="plans-title">Active plans</h2>
+        {plans.isPending ? <Spinner label="Loading the plans" /> : null}
+        {plans.error ? <QueryError error={plans.error} onRetry={() => void plans.refetch()} /> : null}
+        {plans.data?.length === 0 ? (
+          <p className="card muted">No plans are open right now. Please come back later.</p>
+        ) : null}
+        {plans.data?.length ? (
+          <ul className="plan-cards" aria-label="Active plans">
+            {plans.data.map((plan) => (
+              <PlanCard
+                key={plan.id}
+                plan={plan}
+                open={openId === plan.id}
+                onOpen={() => setOpenId(plan.id)}
+                onClose={() => setOpenId(null)}
+                memberId={memberId}
+                availableCents={availableCents}
+                holdsOwn={holdsOwn}
+              />
+            ))}
+          </ul>
+        ) : null}
+      </section>
+      <RedeemCodeForm />
+      <Link to="/user/topup">Top up another member</Link>
+    </>
+  );
+}

@@ -1,0 +1,28 @@
+import { useQuery } from '@tanstack/react-query';
+import { createFileRoute, Link } from '@tanstack/react-router';
+import { memberSessionQuery } from '../../features/auth/session.ts';
+import { ActiveWalletCard } from '../../features/topups/components/subscription-view.tsx';
+import { TopupForm } from '../../features/topups/components/topup-form.tsx';
+import { TopupList } from '../../features/topups/components/topup-list.tsx';
+
+export const Route = createFileRoute('/user/topup')({ component: TopupPage });
+
+function TopupPage() {
+  const member = useQuery(memberSessionQuery).data?.auth;
+  return (
+    <div className="stack">
+      <header>
+        <h1>Top-ups</h1>
+        <p className="muted">Top up yourself or another member from your Active Wallet.</p>
+      </header>
+      {member ? (
+        <>
+          <ActiveWalletCard />
+          <TopupForm self={member} />
+          <TopupList memberId={member.id} />
+        </>
+      ) : null}
+      <Link to="/user/subscription">See the plans</Link>
+    </div>
+  );
+}
