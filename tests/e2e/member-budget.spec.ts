@@ -30,10 +30,18 @@ test(`the member dashboard's cold load is at most ${DASHBOARD_JS_BUDGET_BYTES / 
     await phone.goto('/user/dashboard');
     await expect(phone.getByRole('heading', { name: `Welcome, ${member.fullname}` })).toBeVisible();
     await phone.waitForLoadState('networkidle');
-    const gzipBytes = (
-      await Promise.all([...scripts.values()].map(async (body) => gzipSync(await body, { level: 9 }).length))
-    ).reduce((sum, bytes) => sum + bytes, 0);
-    console.log(`member dashboard JavaScript: ${scripts.size} files = ${gzipBytes} bytes gzip`);
+    const sizes = await Promise.all(
+      [...scripts].map(async ([path, body]) => ({ path, bytes: gzipSync(await body, { level: 9 }).length })),
+    );
+    const gzipBytes = sizes.reduce((sum, file) => sum + file.bytes, 0);
+    // The largest files first: what to look at when the budget is passed.
+    const largest = sizes
+      .sort((a, b) => b.bytes - a.bytes)
+      .slice(0, 8)
+      .map((file) => `${file.path} ${file.bytes}`);
+    console.log(
+      `member dashboard JavaScript: ${scripts.size} files = ${gzipBytes} bytes gzip; ${largest.join(', ')}`,
+    );
     expect(scripts.size).toBeGreaterThan(0);
     expect(gzipBytes).toBeLessThanOrEqual(DASHBOARD_JS_BUDGET_BYTES);
   } finally {

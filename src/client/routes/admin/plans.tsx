@@ -1,6 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router';
 import * as v from 'valibot';
-import { AdminPlans, PLAN_TABS } from '../../features/plans/components/admin-plans.tsx';
+import { AdminPlans } from '../../features/plans/components/admin-plans.tsx';
+import { PLAN_TABS } from '../../features/plans/plan-tabs.ts';
 
 export const Route = createFileRoute('/admin/plans')({
   // The tab and the codes' page are in the address: a reload or a shared link shows the same part.

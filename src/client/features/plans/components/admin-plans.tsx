@@ -1,12 +1,10 @@
 import '../plans.css';
 import { RiskNote } from '../../../ui/risk-note.tsx';
 import { Tabs } from '../../../ui/tabs.tsx';
+import { PLAN_TABS, type PlanTab } from '../plan-tabs.ts';
 import { ActivationCodes } from './activation-codes.tsx';
 import { LevelPercents } from './level-percents.tsx';
 import { PlansSection } from './plans-section.tsx';
-
-export const PLAN_TABS = ['plans', 'activation', 'levels', 'codes'] as const;
-export type PlanTab = (typeof PLAN_TABS)[number];
 
 const TAB_LABELS: Record<PlanTab, string> = {
   plans: 'Plans',
