@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { expect, type Page, test } from '@playwright/test';
-import { Secret, TOTP } from 'otpauth';
 import { E2E_ADMIN, E2E_DATA_DIR } from '../../playwright.config.ts';
 import { DIALOG } from '../../src/shared/messages.ts';
 import { SETTINGS_MESSAGES, TWO_FACTOR, TWO_FACTOR_TEXT } from '../../src/shared/two-factor.ts';
+import { Authenticator } from './authenticator.ts';
 import { csrfHeaders, fillSignIn, nextClientAddress } from './helpers.ts';
 
 // Issue 14 item 4 for admins, on a desktop: /admin/settings holds the setting "require two-factor
@@ -11,27 +11,6 @@ import { csrfHeaders, fillSignIn, nextClientAddress } from './helpers.ts';
 // one's own is on; once on, an admin without it sees only the set-up. Every admin spec of the run shares
 // E2E_ADMIN, so this one works as a second admin of its own (made with the admin:create command) and
 // only signs E2E_ADMIN in to look; the setting is turned off again whatever happens.
-
-const PERIOD_MS = 30_000;
-const stepNow = () => Math.floor(Date.now() / PERIOD_MS);
-
-/** As in member-two-factor.spec.ts: the current step's code, or the next one's when that was used. */
-class Authenticator {
-  lastStep = 0;
-  constructor(readonly secret: string) {}
-  async next(page: Page): Promise<string> {
-    const step = Math.max(stepNow(), this.lastStep + 1);
-    while (step > stepNow() + 1) await page.waitForTimeout(500);
-    this.lastStep = step;
-    return TOTP.generate({
-      secret: Secret.fromBase32(this.secret),
-      algorithm: 'SHA1',
-      digits: 6,
-      period: 30,
-      timestamp: step * PERIOD_MS,
-    });
-  }
-}
 
 /** A second admin in the run's database, by the command operators use (docs/deployment.md). */
 function createSecondAdmin() {

@@ -1,5 +1,5 @@
-import { type APIRequestContext, expect, type Page } from '@playwright/test';
-import { E2E_ADMIN } from '../../playwright.config.ts';
+import { type APIRequestContext, expect, type Locator, type Page } from '@playwright/test';
+import { E2E_ADMIN, E2E_MAILS_URL } from '../../playwright.config.ts';
 
 // Shared by the e2e specs. Registration is rate limited per address (20 per 10 minutes) and every spec
 // runs against the one server of the run. The e2e server trusts X-Forwarded-For (TRUST_PROXY, as behind
@@ -184,4 +184,24 @@ export async function transferByApi(
       transfer: { id: string; status: string; amount: string; created_at: string };
     }
   ).transfer;
+}
+
+/** The newest mail to this address whose text matches, as the relay received it. */
+export async function mailText(request: APIRequestContext, to: string, pattern: RegExp): Promise<string> {
+  let found = '';
+  await expect
+    .poll(async () => {
+      const response = await request.get(`${E2E_MAILS_URL}?to=${encodeURIComponent(to)}`);
+      const { mails } = (await response.json()) as { mails: { text: string }[] };
+      found = mails.find((mail) => pattern.test(mail.text))?.text ?? '';
+      return found;
+    })
+    .not.toBe('');
+  return found;
+}
+
+/** A control a thumb can hit: at least 44 px high. */
+export async function expectTapTarget(target: Locator) {
+  const box = await target.boundingBox();
+  expect(box?.height ?? 0).toBeGreaterThanOrEqual(44);
 }

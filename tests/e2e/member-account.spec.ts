@@ -1,10 +1,11 @@
-import { type APIRequestContext, expect, type Locator, test } from '@playwright/test';
-import { E2E_MAILS_URL } from '../../playwright.config.ts';
+import { expect, test } from '@playwright/test';
 import { ACCOUNT, ACCOUNT_TEXT } from '../../src/shared/account.ts';
 import { AUTH } from '../../src/shared/messages.ts';
 import {
   csrfHeaders,
+  expectTapTarget,
   fillSignIn,
+  mailText,
   newMember,
   nextClientAddress,
   registerByApi,
@@ -15,25 +16,6 @@ import {
 // Issue 14 on a phone: a forgotten password reset through the e-mailed link, and e-mail verification
 // with the e-mailed code. The server of the run sends its mails over SMTP to the run's relay
 // (tests/e2e/mail-sink.ts); the test reads them from there, as the member would from their inbox.
-
-/** The newest mail to this address whose text matches, as the relay received it. */
-async function mailText(request: APIRequestContext, to: string, pattern: RegExp): Promise<string> {
-  let found = '';
-  await expect
-    .poll(async () => {
-      const response = await request.get(`${E2E_MAILS_URL}?to=${encodeURIComponent(to)}`);
-      const { mails } = (await response.json()) as { mails: { text: string }[] };
-      found = mails.find((mail) => pattern.test(mail.text))?.text ?? '';
-      return found;
-    })
-    .not.toBe('');
-  return found;
-}
-
-async function expectTapTarget(target: Locator) {
-  const box = await target.boundingBox();
-  expect(box?.height ?? 0).toBeGreaterThanOrEqual(44);
-}
 
 test('a member who forgot the password sets a new one from the e-mailed link', async ({
   page,

@@ -1,9 +1,16 @@
-import { type APIRequestContext, expect, type Locator, test } from '@playwright/test';
-import { E2E_MAILS_URL } from '../../playwright.config.ts';
+import { expect, test } from '@playwright/test';
 import { ACCOUNT } from '../../src/shared/account.ts';
 import { ADDRESS_MESSAGES } from '../../src/shared/payout-address.ts';
 import { PROFILE, PROFILE_TEXT } from '../../src/shared/profile.ts';
-import { newMember, referralCodeOf, registerByApi, signInByApi, signInMember } from './helpers.ts';
+import {
+  expectTapTarget,
+  mailText,
+  newMember,
+  referralCodeOf,
+  registerByApi,
+  signInByApi,
+  signInMember,
+} from './helpers.ts';
 
 // Issue 14 on a phone: the member opens the profile from "More", changes name and phone, and changes
 // the BEP20 payout address with the code mailed to them (read from the run's mail relay, as from their
@@ -13,25 +20,6 @@ import { newMember, referralCodeOf, registerByApi, signInByApi, signInMember } f
 const BEP20 = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 // The same address with its last letter's case flipped: the EIP-55 checksum no longer matches.
 const BEP20_TYPO = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD';
-
-/** The newest mail to this address whose text matches, as the relay received it. */
-async function mailText(request: APIRequestContext, to: string, pattern: RegExp): Promise<string> {
-  let found = '';
-  await expect
-    .poll(async () => {
-      const response = await request.get(`${E2E_MAILS_URL}?to=${encodeURIComponent(to)}`);
-      const { mails } = (await response.json()) as { mails: { text: string }[] };
-      found = mails.find((mail) => pattern.test(mail.text))?.text ?? '';
-      return found;
-    })
-    .not.toBe('');
-  return found;
-}
-
-async function expectTapTarget(target: Locator) {
-  const box = await target.boundingBox();
-  expect(box?.height ?? 0).toBeGreaterThanOrEqual(44);
-}
 
 test('a member edits the profile and changes the BEP20 address with the e-mailed code', async ({
   page,
