@@ -12,12 +12,14 @@ import { registerLiveEvents } from './http/live-events.ts';
 import { installSerializer } from './http/route.ts';
 import { registerSessionLoader } from './http/session.ts';
 import { registerClient } from './http/static-files.ts';
+import { startIncomeJob } from './jobs/income.job.ts';
 import { registerAccountRoutes } from './modules/account/account.routes.ts';
 import { registerAuditRoutes } from './modules/audit/audit.routes.ts';
 import { registerAuthRoutes } from './modules/auth/auth.routes.ts';
 import { getOrCreateSecret } from './modules/auth/secrets.repository.ts';
 import { registerSessionsRoutes } from './modules/auth/sessions.routes.ts';
 import { registerHealthRoutes } from './modules/health.routes.ts';
+import { registerIncomeRoutes } from './modules/income/income.routes.ts';
 import { registerMailRoutes } from './modules/mail/mail.routes.ts';
 import { startMailWorker } from './modules/mail/mail.worker.ts';
 import { registerNotificationsRoutes } from './modules/notifications/notifications.routes.ts';
@@ -72,6 +74,8 @@ export async function buildApp(config: Config): Promise<App> {
 
   const mailWorker = startMailWorker(db, config.mail, app.log);
   app.addHook('onClose', async () => mailWorker.stop());
+  const incomeJob = startIncomeJob(db, config.income, app.log);
+  app.addHook('onClose', async () => incomeJob.stop());
 
   await app.register(fastifyCookie);
   // Image uploads (banner, ticket images): one file per request, read by readImageField.
@@ -159,6 +163,7 @@ export async function buildApp(config: Config): Promise<App> {
       registerPlansRoutes(api, { db });
       registerTopupsRoutes(api, { db });
       registerCodesRoutes(api, { db });
+      registerIncomeRoutes(api, { db, income: config.income });
     },
     { prefix: '/api/v1' },
   );

@@ -38,6 +38,18 @@ export type Config = {
   mail: MailConfig;
   /** TOTP secrets' AES-256-GCM key (base64, 32 bytes); without it a key file in DATA_DIR is used. */
   totpEncryptionKey: string | undefined;
+  /** The daily income run (RULES.md "Daily income"). */
+  income: IncomeConfig;
+};
+
+export type IncomeConfig = {
+  /** When the scheduler pays yesterday (cron, UTC), or 'off' (INCOME_SCHEDULE). */
+  schedule: string;
+  /** How often the scheduler retries a failed or abandoned run, and pays a missed yesterday (0: never). */
+  retryMs: number;
+  leaseMs: number;
+  chunkSize: number;
+  chunkPauseMs: number;
 };
 
 export type MailConfig = {
@@ -89,6 +101,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       codeTtlMs: wholeNumber('EMAIL_CODE_TTL_MS', env.EMAIL_CODE_TTL_MS, 10 * 60_000),
     },
     totpEncryptionKey: env.TOTP_ENCRYPTION_KEY || undefined,
+    income: {
+      schedule: env.INCOME_SCHEDULE || '5 0 * * *',
+      retryMs: wholeNumber('INCOME_RETRY_MS', env.INCOME_RETRY_MS, 10 * 60_000),
+      leaseMs: Math.max(500, wholeNumber('INCOME_LEASE_MS', env.INCOME_LEASE_MS, 60_000)),
+      chunkSize: Math.max(1, wholeNumber('INCOME_CHUNK_SIZE', env.INCOME_CHUNK_SIZE, 2000)),
+      chunkPauseMs: wholeNumber('INCOME_CHUNK_PAUSE_MS', env.INCOME_CHUNK_PAUSE_MS, 0),
+    },
   };
 }
 

@@ -14,6 +14,7 @@ import * as mailAndAccountCodes from './migrations/0011-mail-and-account-codes.t
 import * as profileAddresses from './migrations/0012-profile-addresses.ts';
 import * as twoFactor from './migrations/0013-two-factor.ts';
 import * as plansAndTopups from './migrations/0014-plans-and-topups.ts';
+import * as dailyIncome from './migrations/0015-daily-income.ts';
 
 // Migrations are listed here, in order, rather than read from disk, so they run the same from any working directory.
 const migrations: Record<string, Migration> = {
@@ -31,6 +32,7 @@ const migrations: Record<string, Migration> = {
   '0012-profile-addresses': profileAddresses,
   '0013-two-factor': twoFactor,
   '0014-plans-and-topups': plansAndTopups,
+  '0015-daily-income': dailyIncome,
 };
 
 /**

@@ -345,6 +345,8 @@ export type TopupTable = {
   status: 'active' | 'completed';
   ledger_transfer_id: string;
   created_at: string;
+  /** The last UTC date this investment earns ROI: its purchase date + duration - 1 (YYYY-MM-DD). */
+  roi_end_date: string;
 };
 
 /** One activation income payment: unique per (top-up, earner, level). */
@@ -373,6 +375,50 @@ export type ActivationCodeTable = {
   topup_id: string | null;
 };
 
+/** One daily income run per UTC date; its row is the date's lock (RULES.md "Daily income"). */
+export type IncomeRunTable = {
+  run_date: string;
+  status: 'running' | 'completed' | 'failed';
+  trigger: 'schedule' | 'admin';
+  started_by: string | null;
+  started_at: string;
+  finished_at: string | null;
+  /** The process paying the date now; a run whose lease ran out (its server died) may be taken over. */
+  lease_owner: string | null;
+  lease_until_ms: number;
+  attempts: number;
+  investments_paid: number;
+  roi_total_cents: number;
+  level_total_cents: number;
+  level_payments: number;
+  duration_ms: number;
+  error: string | null;
+};
+
+/** One ROI payment: unique per (investment, date); its id is also its ledger transfer's. */
+export type RoiPaymentTable = {
+  id: string;
+  topup_id: string;
+  user_id: string;
+  run_date: string;
+  amount_cents: number;
+  created_at: string;
+};
+
+/** One level income payment: unique per (ROI payment, earner, level); its id is also its ledger transfer's. */
+export type LevelIncomeTable = {
+  id: string;
+  roi_payment_id: string;
+  /** The member whose ROI it is. */
+  source_user_id: string;
+  user_id: string;
+  level: number;
+  percent_bp: number;
+  amount_cents: number;
+  run_date: string;
+  created_at: string;
+};
+
 export type Database = {
   users: UserTable;
   sessions: SessionTable;
@@ -398,6 +444,9 @@ export type Database = {
   email_codes: EmailCodeTable;
   payout_address_changes: PayoutAddressChangeTable;
   two_factor: TwoFactorTable;
+  income_runs: IncomeRunTable;
+  roi_payments: RoiPaymentTable;
+  level_incomes: LevelIncomeTable;
   two_factor_recovery_codes: TwoFactorRecoveryCodeTable;
   two_factor_challenges: TwoFactorChallengeTable;
   settings: SettingTable;

@@ -7,36 +7,15 @@ import type { ActivationIncomeTable, TopupTable, UserTable } from '../../db/sche
 export type TopupParty = Pick<
   UserTable,
   'id' | 'role' | 'status' | 'is_active' | 'level_status' | 'sponsor_id' | 'fullname' | 'username'
-> & {
-  /** Direct members who are active (RULES.md "Daily income": who qualifies at level L). */
-  active_directs: number;
-};
+>;
 
-/** A member with what the top-up rules read: status, activity, sponsor and active direct members. */
+/** A member with what the top-up rules read: role, status, activity and names. */
 export async function findParty(db: Db, id: string): Promise<TopupParty | undefined> {
-  const row = await db
+  return db
     .selectFrom('users')
-    .select([
-      'id',
-      'role',
-      'status',
-      'is_active',
-      'level_status',
-      'sponsor_id',
-      'fullname',
-      'username',
-      (eb) =>
-        eb
-          .selectFrom('users as d')
-          .select((d) => d.fn.countAll<number>().as('n'))
-          .whereRef('d.sponsor_id', '=', 'users.id')
-          .where('d.is_active', '=', 'active')
-          .where('d.role', '=', 'user')
-          .as('active_directs'),
-    ])
+    .select(['id', 'role', 'status', 'is_active', 'level_status', 'sponsor_id', 'fullname', 'username'])
     .where('id', '=', id)
     .executeTakeFirst();
-  return row ? { ...row, active_directs: Number(row.active_directs ?? 0) } : undefined;
 }
 
 /** The first top-up makes a member active: is_active, activation_date (kept if set before) and paid_member. */

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { addDays, dateOf } from '../../../shared/dates.ts';
 import { formatCents } from '../../../shared/money.ts';
-import { formatPercent, shareOf } from '../../../shared/plans.ts';
+import { formatPercent } from '../../../shared/plans.ts';
 import { TOPUP_MESSAGES, type Topup, type TopupListQuery, type TopupType } from '../../../shared/topups.ts';
 import { type Db, isPostgres } from '../../db/database.ts';
 import type { PlanTable, TopupTable } from '../../db/schema.ts';
@@ -8,7 +9,13 @@ import { AppError, badRequest, forbidden, notFound } from '../../http/errors.ts'
 import { consume } from '../../http/rate-limit.ts';
 import type { SessionUser } from '../../http/session.ts';
 import { type Outcome, runOnce } from '../idempotency/idempotency.service.ts';
-import { findPlan, levelPercents } from '../plans/plans.repository.ts';
+import {
+  addLevelSource,
+  fillLevelEarners,
+  levelEarners,
+  resetLevelWork,
+} from '../income/level-earners.repository.ts';
+import { findPlan } from '../plans/plans.repository.ts';
 import {
   ensureInvestedAccount,
   ensureWallets,
@@ -66,36 +73,17 @@ export type TopupOrder = {
   amountCents: number;
 };
 
-type Earner = { userId: string; username: string; level: number; percentBp: number; cents: number };
-
-/**
- * RULES.md "Daily income": at level L an upline earns when they are a member (never an admin),
- * unblocked, active, with level income open and at least L active direct members (the beneficiary,
- * activated a moment ago in this transaction, counts). One who does not qualify is skipped and the
- * money is not passed further up. Shares are rounded down to the cent.
- */
-async function activationEarners(trx: Db, beneficiary: TopupParty, amountCents: number): Promise<Earner[]> {
-  const percents = await levelPercents(trx, 'activation');
-  const earners: Earner[] = [];
-  const seen = new Set([beneficiary.id]);
-  let sponsorId = beneficiary.sponsor_id;
-  for (let level = 1; level <= percents.length && sponsorId && !seen.has(sponsorId); level += 1) {
-    seen.add(sponsorId);
-    const upline = await findParty(trx, sponsorId);
-    if (!upline) break;
-    const percentBp = percents[level - 1] ?? 0;
-    const cents = shareOf(amountCents, percentBp);
-    const qualifies =
-      upline.role === 'user' &&
-      upline.status === 'unblock' &&
-      upline.is_active === 'active' &&
-      upline.level_status === 'open' &&
-      upline.active_directs >= level;
-    if (qualifies && cents > 0)
-      earners.push({ userId: upline.id, username: upline.username, level, percentBp, cents });
-    sponsorId = upline.sponsor_id;
-  }
-  return earners;
+/** RULES.md "Plans, top-ups and activation": the uplines who earn activation income on this top-up. */
+async function activationEarners(trx: Db, topupId: string, beneficiary: TopupParty, amountCents: number) {
+  await resetLevelWork(trx);
+  await addLevelSource(trx, {
+    source_id: topupId,
+    owner_id: beneficiary.id,
+    owner_name: beneficiary.username,
+    cents: amountCents,
+  });
+  await fillLevelEarners(trx, 'activation');
+  return levelEarners(trx);
 }
 
 export function checkPlan(plan: PlanTable | undefined, amountCents: number): PlanTable {
@@ -129,19 +117,20 @@ export type Investment = {
 export async function invest(trx: Db, order: Investment): Promise<Topup> {
   const { beneficiary, plan, payer } = order;
   const now = new Date().toISOString();
+  const topupId = randomUUID();
+  // Activated first: the beneficiary counts among their sponsor's active direct members.
   await activateMember(trx, beneficiary.id, now);
-  const earners = await activationEarners(trx, { ...beneficiary, is_active: 'active' }, order.amountCents);
+  const earners = await activationEarners(trx, topupId, beneficiary, order.amountCents);
   await ensureInvestedAccount(trx, beneficiary.id);
-  for (const earner of earners) await ensureWallets(trx, earner.userId);
+  for (const earner of earners) await ensureWallets(trx, earner.user_id);
   if (isPostgres(trx))
     await lockAccounts(trx, [
       order.payerAccount,
       investedAccountId(beneficiary.id),
       ...(earners.length ? [PLATFORM.income] : []),
-      ...earners.map((e) => walletAccountId(e.userId, 'working')),
+      ...earners.map((e) => walletAccountId(e.user_id, 'working')),
     ]);
 
-  const topupId = randomUUID();
   const purchase = await postTransfer(trx, {
     debitAccountId: order.payerAccount,
     creditAccountId: investedAccountId(beneficiary.id),
@@ -165,14 +154,15 @@ export async function invest(trx: Db, order: Investment): Promise<Topup> {
     status: 'active',
     ledger_transfer_id: purchase.id,
     created_at: purchase.created_at,
+    roi_end_date: addDays(dateOf(purchase.created_at), Number(plan.duration_days) - 1),
   };
   await insertTopup(trx, row);
 
   for (const earner of earners) {
     const income = await postTransfer(trx, {
       debitAccountId: PLATFORM.income,
-      creditAccountId: walletAccountId(earner.userId, 'working'),
-      amountCents: earner.cents,
+      creditAccountId: walletAccountId(earner.user_id, 'working'),
+      amountCents: earner.amount_cents,
       kind: ACTIVATION_INCOME_KIND,
       reference: `topup:${topupId}`,
       description: `Activation income, level ${earner.level}, from ${beneficiary.username}`,
@@ -180,10 +170,10 @@ export async function invest(trx: Db, order: Investment): Promise<Topup> {
     await insertActivationIncome(trx, {
       id: randomUUID(),
       topup_id: topupId,
-      user_id: earner.userId,
+      user_id: earner.user_id,
       level: earner.level,
-      percent_bp: earner.percentBp,
-      amount_cents: earner.cents,
+      percent_bp: earner.percent_bp,
+      amount_cents: earner.amount_cents,
       ledger_transfer_id: income.id,
       created_at: income.created_at,
     });

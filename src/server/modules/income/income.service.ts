@@ -1,0 +1,156 @@
+import { randomUUID } from 'node:crypto';
+import { dateOf, yesterday } from '../../../shared/dates.ts';
+import { INCOME_MESSAGES } from '../../../shared/income.ts';
+import { formatCents } from '../../../shared/money.ts';
+import type { Db } from '../../db/database.ts';
+import type { IncomeRunTable } from '../../db/schema.ts';
+import { AppError, badRequest } from '../../http/errors.ts';
+import {
+  addRunTotals,
+  type ChunkTotals,
+  claimRun,
+  finishRun,
+  nextChunkEnd,
+  payChunk,
+  renewLease,
+  roiBatchAsLevelSources,
+  selectRoiBatch,
+  unfinishedRuns,
+} from './income.repository.ts';
+import { fillLevelEarners, resetLevelWork } from './level-earners.repository.ts';
+
+// RULES.md "Daily income": one UTC date at a time, in chunks of investments. A date is claimed by one
+// process (its income_runs row and lease); each chunk is one transaction that pays what is still
+// unpaid, so a run stopped anywhere (a crash, a killed process, a failed statement) is completed by
+// the next attempt and pays exactly what one clean run pays.
+
+export type IncomeRunOptions = {
+  /** How long a claim holds without news from its process; another may take the date over after. */
+  leaseMs: number;
+  /** Investments per transaction. */
+  chunkSize: number;
+  /** A pause between chunks, which leaves room for members' requests during a long run (SQLite). */
+  chunkPauseMs: number;
+};
+
+export const DEFAULT_INCOME_OPTIONS: IncomeRunOptions = { leaseMs: 60_000, chunkSize: 2000, chunkPauseMs: 0 };
+
+export type RunRequest = {
+  date: string;
+  trigger: IncomeRunTable['trigger'];
+  startedBy: string | null;
+};
+
+export type RunOutcome =
+  | { kind: 'paid'; date: string; totals: ChunkTotals; resumed: boolean }
+  | { kind: 'completed'; date: string }
+  | { kind: 'busy'; date: string };
+
+/** One process's name for its claims: a lease names the process that holds it. */
+const PROCESS_OWNER = randomUUID();
+
+class LostLease extends Error {}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Pays one date (or finishes paying it). Throws when a chunk fails; the run is then marked failed. */
+export async function runIncomeDate(
+  db: Db,
+  request: RunRequest,
+  options: IncomeRunOptions,
+): Promise<RunOutcome> {
+  const claim = await claimRun(db, {
+    date: request.date,
+    owner: PROCESS_OWNER,
+    trigger: request.trigger,
+    startedBy: request.startedBy,
+    leaseMs: options.leaseMs,
+  });
+  if (claim.kind !== 'claimed') return { kind: claim.kind, date: request.date };
+
+  const startedMs = performance.now();
+  const totals: ChunkTotals = { investments: 0, roiCents: 0, levelCents: 0, levelPayments: 0 };
+  try {
+    let afterId = '';
+    for (;;) {
+      const lastId = await nextChunkEnd(db, afterId, options.chunkSize);
+      if (lastId === undefined) break;
+      const chunk = await db.transaction().execute(async (trx) => {
+        if (!(await renewLease(trx, request.date, PROCESS_OWNER, options.leaseMs))) throw new LostLease();
+        const nowIso = new Date().toISOString();
+        await resetLevelWork(trx);
+        if ((await selectRoiBatch(trx, request.date, afterId, lastId)) === 0) return undefined;
+        await roiBatchAsLevelSources(trx);
+        await fillLevelEarners(trx, 'roi');
+        const paid = await payChunk(trx, request.date, nowIso);
+        await addRunTotals(trx, request.date, paid);
+        return paid;
+      });
+      if (chunk) {
+        totals.investments += chunk.investments;
+        totals.roiCents += chunk.roiCents;
+        totals.levelCents += chunk.levelCents;
+        totals.levelPayments += chunk.levelPayments;
+      }
+      afterId = lastId;
+      if (options.chunkPauseMs > 0) await sleep(options.chunkPauseMs);
+    }
+  } catch (error) {
+    // Another process took the date over (this one stalled past its lease): it finishes the date.
+    if (error instanceof LostLease) return { kind: 'busy', date: request.date };
+    await finishRun(db, request.date, PROCESS_OWNER, {
+      status: 'failed',
+      error: error instanceof Error ? error.message.slice(0, 500) : String(error),
+      elapsedMs: performance.now() - startedMs,
+    }).catch(() => undefined);
+    throw error;
+  }
+  await finishRun(db, request.date, PROCESS_OWNER, {
+    status: 'completed',
+    error: null,
+    elapsedMs: performance.now() - startedMs,
+  });
+  return { kind: 'paid', date: request.date, totals, resumed: claim.resumed };
+}
+
+/** POST /income/run: an admin pays a date (default yesterday, UTC); a future date is refused. */
+export async function runIncomeByAdmin(
+  db: Db,
+  adminId: string,
+  date: string | undefined,
+  options: IncomeRunOptions,
+) {
+  const runDate = date ?? yesterday();
+  if (runDate > dateOf()) throw badRequest([{ field: 'date', message: INCOME_MESSAGES.dateFuture }]);
+  const outcome = await runIncomeDate(db, { date: runDate, trigger: 'admin', startedBy: adminId }, options);
+  if (outcome.kind === 'busy') throw new AppError(409, INCOME_MESSAGES.runBusy);
+  const totals =
+    outcome.kind === 'paid'
+      ? outcome.totals
+      : { investments: 0, roiCents: 0, levelCents: 0, levelPayments: 0 };
+  return {
+    message: INCOME_MESSAGES.runDone,
+    run: {
+      date: runDate,
+      investments_paid: totals.investments,
+      roi_total: formatCents(totals.roiCents),
+      level_total: formatCents(totals.levelCents),
+    },
+  };
+}
+
+/**
+ * The scheduler's work: yesterday's date when it has no run yet, and any date whose run failed or
+ * whose process died (lease run out). Safe on every server at once: a claim lets one of them in.
+ */
+export async function catchUpIncome(
+  db: Db,
+  options: IncomeRunOptions,
+  now = new Date(),
+): Promise<RunOutcome[]> {
+  const dates = [...new Set([...(await unfinishedRuns(db)), yesterday(now)])].sort();
+  const outcomes: RunOutcome[] = [];
+  for (const date of dates)
+    outcomes.push(await runIncomeDate(db, { date, trigger: 'schedule', startedBy: null }, options));
+  return outcomes;
+}
