@@ -1,13 +1,13 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countOf, type LiveStream, openStream, sleep } from '../fixtures/live-stream.ts';
 import { ApiClient, signedInMember } from '../helpers/client.ts';
 import { adminQuery, TEST_DATABASE_URL } from '../helpers/postgres.ts';
+import { startServerProcess } from '../helpers/server-process.ts';
 
 // DESIGN.md "Scaling out": two real server processes on one PostgreSQL database. A notification
 // created through one instance reaches the member's tabs open on the other (LISTEN/NOTIFY), and a
@@ -21,54 +21,18 @@ const children: ChildProcess[] = [];
 const streams: LiveStream[] = [];
 let urls: string[] = [];
 
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-
 async function startInstance(name: string): Promise<string> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
+  const instance = await startServerProcess(
+    {
       DATABASE_URL: TEST_DATABASE_URL,
       DATABASE_SCHEMA: schema,
-      DATA_DIR: join(dataDir, name),
-      CLIENT_DIR: join(dataDir, 'no-client'),
       ADMIN_EMAIL: ADMIN.email,
       ADMIN_PASSWORD: ADMIN.password,
-      LOG_LEVEL: 'warn',
-      PAYMENT_SWEEP_MS: '0',
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let output = '';
-  child.stdout?.on('data', (d) => {
-    output += String(d);
-  });
-  child.stderr?.on('data', (d) => {
-    output += String(d);
-  });
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 45_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`instance ${name} exited: ${output}`);
-    const ok = await fetch(`${url}/api/v1/health`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) return url;
-    await sleep(250);
-  }
-  throw new Error(`instance ${name} did not start: ${output}`);
+    join(dataDir, name),
+  );
+  children.push(instance.child);
+  return instance.url;
 }
 
 beforeAll(async () => {

@@ -1,7 +1,10 @@
 import { expect } from 'vitest';
+import type { Db } from '../../src/server/db/database.ts';
 import { addDays, dateOf } from '../../src/shared/dates.ts';
 import { ApiClient, newMember } from './client.ts';
-import type { TestServer } from './server.ts';
+
+/** A server the test talks to, and its database (in the test's process or another one). */
+export type Books = { baseUrl: string; db: Db };
 
 // Builds what the daily income tests need over HTTP (members under sponsors, plans, top-ups), and
 // reads the books back from the database. Start the server with TRUST_PROXY=127.0.0.1: each member
@@ -17,7 +20,7 @@ const nextAddress = () => {
 
 /** A member under `sponsor` (or the root admin), made active by an admin unless told otherwise, with `business` dollars. */
 export async function member(
-  server: TestServer,
+  server: Books,
   admin: ApiClient,
   sponsor: Member | undefined,
   { active = true, business }: { active?: boolean; business?: string } = {},
@@ -67,7 +70,7 @@ export async function buy(m: Member, planId: string, amount: string): Promise<st
 }
 
 /** Moves an investment's purchase `days` back in time (the API makes them today only). */
-export async function backdate(server: TestServer, topupId: string, days: number): Promise<string> {
+export async function backdate(server: Books, topupId: string, days: number): Promise<string> {
   const row = await server.db
     .selectFrom('topups')
     .select(['created_at', 'duration_days'])
@@ -85,7 +88,7 @@ export async function backdate(server: TestServer, topupId: string, days: number
 export const today = () => dateOf();
 
 /** Cents in a member's Income Working wallet (0 before it exists). */
-export async function workingCents(server: TestServer, userId: string): Promise<number> {
+export async function workingCents(server: Books, userId: string): Promise<number> {
   const row = await server.db
     .selectFrom('ledger_accounts')
     .select('balance_cents')
