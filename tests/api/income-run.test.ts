@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { addDays } from '../../src/shared/dates.ts';
 import { INCOME_MESSAGES } from '../../src/shared/income.ts';
@@ -253,6 +254,60 @@ describe('POST /income/run', () => {
     expect(await count(server, 'roi_payments')).toBe(12);
     expect(await count(server, 'level_incomes')).toBe(12);
     for (const owner of owners) expect(await workingCents(server, owner.id)).toBe(100);
+    await expectBooksBalanced(admin);
+  });
+
+  it('records a failed run with its error, keeps what was paid, and the next attempt completes the date', async () => {
+    const { server, admin } = await setUp({ INCOME_CHUNK_SIZE: '1' });
+    const planId = await createPlan(admin, { roi_percent: '1', duration_days: 30 });
+    const topups: string[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      const owner = await member(server, admin, undefined, { business: '100' });
+      topups.push(await buy(owner, planId, '100'));
+    }
+    // A fault in the database on the last chunk's payment (chunks go in investment id order).
+    const failing = [...topups].sort().at(-1) ?? '';
+    const postgres = process.env.TEST_DIALECT === 'postgres';
+    if (postgres) {
+      await sql
+        .raw(`create function fail_roi() returns trigger language plpgsql as $$ begin
+          if new.topup_id = '${failing}' then raise exception 'simulated disk fault'; end if; return new; end $$`)
+        .execute(server.db);
+      await sql`create trigger fail_roi before insert on roi_payments for each row execute function fail_roi()`.execute(
+        server.db,
+      );
+    } else {
+      await sql
+        .raw(`create trigger fail_roi before insert on roi_payments when new.topup_id = '${failing}'
+          begin select raise(abort, 'simulated disk fault'); end`)
+        .execute(server.db);
+    }
+    const failed = await runDate(admin, today());
+    expect(failed.status).toBe(500);
+    expect(failed.text).not.toContain('simulated');
+    const run = () =>
+      server.db
+        .selectFrom('income_runs')
+        .selectAll()
+        .where('run_date', '=', today())
+        .executeTakeFirstOrThrow();
+    expect(await run()).toMatchObject({ status: 'failed', investments_paid: 2, lease_owner: null });
+    expect((await run()).error).toContain('simulated disk fault');
+    expect(await count(server, 'roi_payments')).toBe(2);
+    await expectBooksBalanced(admin);
+
+    await sql`drop trigger fail_roi ${sql.raw(postgres ? 'on roi_payments' : '')}`.execute(server.db);
+    const retried = await runDate(admin, today());
+    expect(retried.status).toBe(200);
+    expect(retried.body.run).toMatchObject({ investments_paid: 1, roi_total: '1.00' });
+    expect(await run()).toMatchObject({
+      status: 'completed',
+      attempts: 2,
+      investments_paid: 3,
+      roi_total_cents: 300,
+      error: null,
+    });
+    expect(await count(server, 'roi_payments')).toBe(3);
     await expectBooksBalanced(admin);
   });
 });
