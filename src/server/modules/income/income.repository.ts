@@ -167,7 +167,8 @@ async function ensureRoiBatch(trx: Db): Promise<void> {
     user_id text not null, username text not null, plan_name text not null, amount_cents bigint not null)`.execute(
     trx,
   );
-  await sql`delete from income_roi_batch`.execute(trx);
+  if (isPostgres(trx)) await sql`truncate income_roi_batch`.execute(trx);
+  else await sql`delete from income_roi_batch`.execute(trx);
 }
 
 /**
@@ -229,7 +230,7 @@ export async function payChunk(trx: Db, date: string, nowIso: string): Promise<C
   await sql`insert into ledger_accounts (id, user_id, code, balance_cents, held_cents, allow_negative, created_at)
     select distinct user_id || ':working', user_id, 'working', 0, 0, 0, cast(${nowIso} as text)
     from (select user_id from income_roi_batch union select user_id from income_earners) x
-    where true
+    where not exists (select 1 from ledger_accounts a where a.id = x.user_id || ':working')
     on conflict (id) do nothing`.execute(trx);
   await lockChunkAccounts(trx);
 

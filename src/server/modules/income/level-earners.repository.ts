@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../../db/database.ts';
+import { type Db, isPostgres } from '../../db/database.ts';
 import type { LevelPercentTable } from '../../db/schema.ts';
 
 // Who earns a share of a payment up the sponsor line: the one place where RULES.md "Daily income"'s
@@ -42,8 +42,20 @@ async function ensureWorkTables(trx: Db): Promise<void> {
 /** Empties the work tables (creating them on this connection's first use). */
 export async function resetLevelWork(trx: Db): Promise<void> {
   await ensureWorkTables(trx);
-  for (const table of ['income_sources', 'income_line', 'income_earners', 'income_directs'])
-    await sql`delete from ${sql.table(table)}`.execute(trx);
+  // PostgreSQL deletes row by row; truncate empties a table at once (SQLite's bare delete already does).
+  if (isPostgres(trx))
+    await sql`truncate income_sources, income_line, income_earners, income_directs`.execute(trx);
+  else
+    for (const table of ['income_sources', 'income_line', 'income_earners', 'income_directs'])
+      await sql`delete from ${sql.table(table)}`.execute(trx);
+}
+
+/**
+ * PostgreSQL plans joins from table statistics, which temporary tables only get from analyze: without
+ * them it guesses their sizes and may scan a large table once per row.
+ */
+export async function analyzeWork(trx: Db, tables: string[]): Promise<void> {
+  if (isPostgres(trx)) for (const table of tables) await sql`analyze ${sql.table(table)}`.execute(trx);
 }
 
 export async function addLevelSource(
@@ -73,10 +85,12 @@ export async function fillLevelEarners(trx: Db, kind: LevelPercentTable['kind'])
       select l.source_id, cast(${level} as integer), u.sponsor_id from income_line l join users u on u.id = l.upline_id
       where l.level = ${level - 1} and u.sponsor_id is not null`.execute(trx);
   }
+  await analyzeWork(trx, ['income_sources', 'income_line']);
+  // Each upline's active direct members, counted through the sponsor index.
   await sql`insert into income_directs (user_id, active_directs)
-    select d.sponsor_id, count(*) from users d
-    where d.sponsor_id in (select distinct upline_id from income_line) and d.is_active = 'active' and d.role = 'user'
-    group by d.sponsor_id`.execute(trx);
+    select x.upline_id, (select count(d.id) from users d
+      where d.sponsor_id = x.upline_id and d.is_active = 'active' and d.role = 'user')
+    from (select distinct upline_id from income_line) x`.execute(trx);
   const result =
     await sql`insert into income_earners (source_id, owner_id, owner_name, user_id, level, percent_bp, amount_cents)
     select s.source_id, s.owner_id, s.owner_name, l.upline_id, l.level, p.percent_bp, s.cents * p.percent_bp / 10000
@@ -87,6 +101,7 @@ export async function fillLevelEarners(trx: Db, kind: LevelPercentTable['kind'])
     join income_directs d on d.user_id = l.upline_id
     where u.role = 'user' and u.status = 'unblock' and u.is_active = 'active' and u.level_status = 'open'
       and d.active_directs >= l.level and s.cents * p.percent_bp / 10000 > 0`.execute(trx);
+  await analyzeWork(trx, ['income_earners']);
   return Number(result.numAffectedRows ?? 0);
 }
 
