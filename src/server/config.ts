@@ -47,6 +47,8 @@ export type IncomeConfig = {
   schedule: string;
   /** How often the scheduler retries a failed or abandoned run, and pays a missed yesterday (0: never). */
   retryMs: number;
+  /** How many days back the scheduler pays dates that were never run (server down at 00:05). */
+  catchUpDays: number;
   leaseMs: number;
   chunkSize: number;
   chunkPauseMs: number;
@@ -104,6 +106,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     income: {
       schedule: env.INCOME_SCHEDULE || '5 0 * * *',
       retryMs: wholeNumber('INCOME_RETRY_MS', env.INCOME_RETRY_MS, 10 * 60_000),
+      catchUpDays: Math.max(1, wholeNumber('INCOME_CATCH_UP_DAYS', env.INCOME_CATCH_UP_DAYS, 30)),
       leaseMs: Math.max(500, wholeNumber('INCOME_LEASE_MS', env.INCOME_LEASE_MS, 60_000)),
       chunkSize: Math.max(1, wholeNumber('INCOME_CHUNK_SIZE', env.INCOME_CHUNK_SIZE, 2000)),
       chunkPauseMs: wholeNumber('INCOME_CHUNK_PAUSE_MS', env.INCOME_CHUNK_PAUSE_MS, 0),

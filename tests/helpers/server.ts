@@ -25,6 +25,10 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
     CLIENT_DIR: join(dataDir, 'no-client'),
+    // No clock-driven income run in a test unless the test asks for one (a run at 00:05 UTC would pay
+    // dates the test did not choose).
+    INCOME_SCHEDULE: 'off',
+    INCOME_RETRY_MS: '0',
     ...(dialect === 'postgres' ? { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema } : {}),
     ...env,
   });

@@ -5,8 +5,9 @@ import { catchUpIncome } from '../modules/income/income.service.ts';
 
 // The daily income run's schedule (RULES.md "Daily income"): at INCOME_SCHEDULE (00:05 UTC) every
 // server tries to pay yesterday; the date's row in income_runs lets exactly one of them in. Every
-// INCOME_RETRY_MS the same check also finishes a run that failed or whose server died, and pays a
-// yesterday that was missed while no server ran at 00:05.
+// INCOME_RETRY_MS the same check also finishes a run that failed or whose server died, pays the dates
+// of the last INCOME_CATCH_UP_DAYS that were missed while no server ran at 00:05, and closes the
+// investments whose earning window has ended.
 
 type Log = {
   info: (object: unknown, message: string) => void;
@@ -23,9 +24,12 @@ export function startIncomeJob(db: Db, config: IncomeConfig, log: Log): IncomeJo
     // One tick at a time in this process; the next one starts after.
     running ??= (async () => {
       try {
-        for (const outcome of await catchUpIncome(db, config))
+        const { runs, closed } = await catchUpIncome(db, config);
+        for (const outcome of runs)
           if (outcome.kind === 'paid')
             log.info({ income: { date: outcome.date, ...outcome.totals } }, 'daily income paid');
+        if (closed > 0)
+          log.info({ income: { closed } }, 'investments whose earning window ended were closed');
       } catch (error) {
         log.error({ err: error }, 'daily income run failed; it is retried on the next check');
       } finally {

@@ -147,6 +147,41 @@ export async function unfinishedRuns(db: Db): Promise<string[]> {
   return rows.map((row) => row.run_date);
 }
 
+/** The status of each run between `from` and `to` (inclusive). */
+export async function runStatuses(db: Db, from: string, to: string): Promise<Map<string, string>> {
+  const rows = await db
+    .selectFrom('income_runs')
+    .select(['run_date', 'status'])
+    .where('run_date', '>=', from)
+    .where('run_date', '<=', to)
+    .execute();
+  return new Map(rows.map((row) => [row.run_date, row.status]));
+}
+
+/** The purchase date of the oldest active investment: no date before it has anything to pay. */
+export async function oldestActiveStart(db: Db): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('topups')
+    .select((eb) => eb.fn.min<string>(sql`substr(created_at, 1, 10)`).as('start'))
+    .where('status', '=', 'active')
+    .executeTakeFirst();
+  return row?.start ?? undefined;
+}
+
+/**
+ * Closes the active investments whose earning window ended on or before `through`: every date they
+ * could earn on is settled, so the days they were not paid (owner blocked, ROI closed) are lost for good.
+ */
+export async function closeEndedInvestments(db: Db, through: string): Promise<number> {
+  const result = await db
+    .updateTable('topups')
+    .set({ status: 'completed' })
+    .where('status', '=', 'active')
+    .where('roi_end_date', '<=', through)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
 // ---- one chunk ----
 
 /** The last id of the next chunk of active investments after `afterId`, or undefined when none is left. */
@@ -241,7 +276,8 @@ export async function payChunk(trx: Db, date: string, nowIso: string): Promise<C
   await sql`update topups set
       roi_paid_cents = topups.roi_paid_cents + b.amount_cents,
       roi_days_paid = topups.roi_days_paid + 1,
-      status = case when topups.roi_days_paid + 1 >= topups.duration_days
+      status = case when topups.status <> 'active' then topups.status
+        when topups.roi_days_paid + 1 >= topups.duration_days
         or topups.roi_paid_cents + b.amount_cents >= 2 * topups.amount_cents then 'completed' else 'active' end
     from income_roi_batch b where b.topup_id = topups.id`.execute(trx);
   await sql`insert into level_incomes (id, roi_payment_id, source_user_id, user_id, level, percent_bp, amount_cents, run_date, created_at)

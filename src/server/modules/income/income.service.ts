@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { dateOf, yesterday } from '../../../shared/dates.ts';
+import { addDays, dateOf, yesterday } from '../../../shared/dates.ts';
 import { INCOME_MESSAGES } from '../../../shared/income.ts';
 import { formatCents } from '../../../shared/money.ts';
 import type { Db } from '../../db/database.ts';
@@ -9,11 +9,14 @@ import {
   addRunTotals,
   type ChunkTotals,
   claimRun,
+  closeEndedInvestments,
   finishRun,
   nextChunkEnd,
+  oldestActiveStart,
   payChunk,
   renewLease,
   roiBatchAsLevelSources,
+  runStatuses,
   selectRoiBatch,
   unfinishedRuns,
 } from './income.repository.ts';
@@ -139,18 +142,49 @@ export async function runIncomeByAdmin(
   };
 }
 
+export type CatchUpOptions = IncomeRunOptions & {
+  /** How many days back (ending yesterday) dates that were never run are paid. */
+  catchUpDays: number;
+};
+
+export type CatchUpOutcome = { runs: RunOutcome[]; closed: number };
+
 /**
- * The scheduler's work: yesterday's date when it has no run yet, and any date whose run failed or
- * whose process died (lease run out). Safe on every server at once: a claim lets one of them in.
+ * The scheduler's work, safe on every server at once (a claim lets one of them in):
+ * - pays every date of the last `catchUpDays` (ending yesterday) that has no run yet, from the oldest
+ *   active investment's purchase date on: yesterday at 00:05, and the days a stopped server missed;
+ * - finishes every date whose run failed or whose process died (its lease ran out);
+ * - then closes the investments whose earning window ended on a settled date (every date up to it
+ *   completed): the days they were not paid are lost, as RULES.md says of a blocked day.
  */
 export async function catchUpIncome(
   db: Db,
-  options: IncomeRunOptions,
+  options: CatchUpOptions,
   now = new Date(),
-): Promise<RunOutcome[]> {
-  const dates = [...new Set([...(await unfinishedRuns(db)), yesterday(now)])].sort();
-  const outcomes: RunOutcome[] = [];
+): Promise<CatchUpOutcome> {
+  const last = yesterday(now);
+  const first = addDays(last, -(options.catchUpDays - 1));
+  const start = await oldestActiveStart(db);
+  const known = await runStatuses(db, first, last);
+  const missing: string[] = [];
+  // Dates as text: the later of the window's first date and the oldest investment's purchase date.
+  const from = start === undefined ? undefined : [first, start].sort()[1];
+  if (from !== undefined)
+    for (let date = from; date <= last; date = addDays(date, 1)) if (!known.has(date)) missing.push(date);
+  const dates = [...new Set([...(await unfinishedRuns(db)), ...missing, last])].sort();
+  const runs: RunOutcome[] = [];
   for (const date of dates)
-    outcomes.push(await runIncomeDate(db, { date, trigger: 'schedule', startedBy: null }, options));
-  return outcomes;
+    runs.push(await runIncomeDate(db, { date, trigger: 'schedule', startedBy: null }, options));
+
+  // Settled through: the last date of the window up to which every date is paid (dates before the
+  // oldest active investment have nothing left to pay). Dates before the window are never paid again
+  // by the scheduler, so they count as settled.
+  const settled = await runStatuses(db, first, last);
+  let through = addDays(first, -1);
+  for (let date = first; date <= last; date = addDays(date, 1)) {
+    if (!(start === undefined || date < start || settled.get(date) === 'completed')) break;
+    through = date;
+  }
+  const closed = start === undefined ? 0 : await closeEndedInvestments(db, through);
+  return { runs, closed };
 }
