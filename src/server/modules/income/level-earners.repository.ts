@@ -86,10 +86,11 @@ export async function fillLevelEarners(trx: Db, kind: LevelPercentTable['kind'])
       where l.level = ${level - 1} and u.sponsor_id is not null`.execute(trx);
   }
   await analyzeWork(trx, ['income_sources', 'income_line']);
-  // Each upline's active direct members, counted through the sponsor index.
+  // Each upline's active direct members, counted through the sponsor index. `role || ''` keeps the
+  // planner off the (role, created_at) index: SQLite took it and read every member for each upline.
   await sql`insert into income_directs (user_id, active_directs)
     select x.upline_id, (select count(d.id) from users d
-      where d.sponsor_id = x.upline_id and d.is_active = 'active' and d.role = 'user')
+      where d.sponsor_id = x.upline_id and d.is_active = 'active' and d.role || '' = 'user')
     from (select distinct upline_id from income_line) x`.execute(trx);
   const result =
     await sql`insert into income_earners (source_id, owner_id, owner_name, user_id, level, percent_bp, amount_cents)
