@@ -58,10 +58,16 @@ export async function startServerProcess(
     output += String(d);
   });
   const url = `http://127.0.0.1:${port}`;
+  // A graceful stop (SIGTERM), and SIGKILL if the process has not exited 10 s later: a cleanup must
+  // never wait on a server that is stuck.
   const stop = () =>
     new Promise<void>((resolve) => {
       if (child.exitCode !== null || child.signalCode !== null) return resolve();
-      child.once('exit', () => resolve());
+      const force = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      child.once('exit', () => {
+        clearTimeout(force);
+        resolve();
+      });
       child.kill('SIGTERM');
     });
   const deadline = Date.now() + 45_000;
