@@ -1,6 +1,6 @@
 import { type APIRequestContext, expect, test } from '@playwright/test';
 import { INCOME_MESSAGES } from '../../src/shared/income.ts';
-import { RISK_DISCLAIMER } from '../../src/shared/messages.ts';
+import { GENERIC, RISK_DISCLAIMER } from '../../src/shared/messages.ts';
 import {
   creditByApi,
   csrfHeaders,
@@ -125,4 +125,36 @@ test('a member buys a plan, a run pays the date, and the member sees the income 
     await admin.dispose();
     await register.dispose();
   }
+});
+
+test.describe('no answer from the server', () => {
+  // The service worker would make the request itself, out of page.route's reach.
+  test.use({ serviceWorkers: 'block' });
+
+  test('/user/income says "Something went wrong", and "Try again" loads it once the network is back', async ({
+    page,
+    playwright,
+    baseURL,
+  }) => {
+    const register: APIRequestContext = await playwright.request.newContext({ baseURL });
+    const member = newMember('income-offline');
+    try {
+      await registerByApi(register, member);
+    } finally {
+      await register.dispose();
+    }
+    await signInMember(page, member);
+    await page.route('**/api/v1/income/summary', (route) => route.abort('internetdisconnected'));
+    await page.goto('/user/income');
+    const error = page.getByRole('alert').filter({ hasText: GENERIC.somethingWentWrong });
+    await expect(error).toBeVisible();
+    await expect(page.getByText('Failed to fetch')).toHaveCount(0);
+    await expect(page.getByRole('note').filter({ hasText: RISK_DISCLAIMER }).first()).toBeVisible();
+
+    await page.unroute('**/api/v1/income/summary');
+    await error.getByRole('button', { name: 'Try again' }).click();
+    await expect(page.getByRole('heading', { name: 'Your investments' })).toBeVisible();
+    await expect(page.getByTestId('income-empty')).toBeVisible();
+    await expect(error).toHaveCount(0);
+  });
 });
