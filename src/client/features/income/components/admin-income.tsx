@@ -136,6 +136,7 @@ export function RunDateForm() {
           void refreshIncome(queryClient);
         }
       },
+      // The banner is set above: the spec's fallback differs from the shared generic text.
       () => undefined,
     );
   }
