@@ -173,6 +173,7 @@ const screens = () => [
   { path: `/user/profile/${aliceId}`, ready: 'heading', name: 'Two-factor sign-in' },
   { path: '/user/subscription', ready: 'heading', name: planName },
   { path: '/user/topup', ready: 'text', name: `${bob.fullname} (` },
+  { path: '/user/income', ready: 'heading', name: 'Your investments' },
 ];
 
 for (const width of [360, 390]) {

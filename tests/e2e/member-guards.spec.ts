@@ -110,7 +110,7 @@ test('the More sheet fits a 360 px phone and opens the screens the navigation le
     more.getByRole('button', { name: 'Sign out' }),
     more.getByRole('button', { name: 'Close dialog' }),
   ];
-  expect(items).toHaveLength(8);
+  expect(items).toHaveLength(9);
   for (const item of items) {
     const box = await item.boundingBox();
     expect(box).not.toBeNull();
@@ -130,6 +130,7 @@ test('the More sheet fits a 360 px phone and opens the screens the navigation le
     ['Profile', 'Profile', /\/user\/profile\/[^/]+$/],
     ['Plans', 'Plans', /\/user\/subscription$/],
     ['Top-ups', 'Top-ups', /\/user\/topup$/],
+    ['Income', 'Income', /\/user\/income$/],
     ['Notifications', 'Notifications', /\/user\/notifications$/],
     ['Deposit history', 'Deposit history', /\/user\/deposit-history$/],
     ['Transfer history', 'Transfer history', /\/user\/transfer-history(\?|$)/],

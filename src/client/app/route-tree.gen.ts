@@ -20,6 +20,7 @@ import { Route as UnauthorizedRouteImport } from './../routes/unauthorized'
 import { Route as UserRouteImport } from './../routes/user'
 import { Route as AdminDashboardRouteImport } from './../routes/admin/dashboard'
 import { Route as AdminDepositsRouteImport } from './../routes/admin/deposits'
+import { Route as AdminIncomeRouteImport } from './../routes/admin/income'
 import { Route as AdminNotificationsRouteImport } from './../routes/admin/notifications'
 import { Route as AdminPlansRouteImport } from './../routes/admin/plans'
 import { Route as AdminReportsRouteImport } from './../routes/admin/reports'
@@ -28,6 +29,7 @@ import { Route as AdminTicketsRouteImport } from './../routes/admin/tickets'
 import { Route as AdminUsersRouteImport } from './../routes/admin/users'
 import { Route as UserDashboardRouteImport } from './../routes/user/dashboard'
 import { Route as UserDepositHistoryRouteImport } from './../routes/user/deposit-history'
+import { Route as UserIncomeRouteImport } from './../routes/user/income'
 import { Route as UserNotificationsRouteImport } from './../routes/user/notifications'
 import { Route as UserScannerRouteImport } from './../routes/user/scanner'
 import { Route as UserSubscriptionRouteImport } from './../routes/user/subscription'
@@ -98,6 +100,11 @@ const AdminDepositsRoute = AdminDepositsRouteImport.update({
   path: '/deposits',
   getParentRoute: () => AdminRoute,
 } as any)
+const AdminIncomeRoute = AdminIncomeRouteImport.update({
+  id: '/income',
+  path: '/income',
+  getParentRoute: () => AdminRoute,
+} as any)
 const AdminNotificationsRoute = AdminNotificationsRouteImport.update({
   id: '/notifications',
   path: '/notifications',
@@ -136,6 +143,11 @@ const UserDashboardRoute = UserDashboardRouteImport.update({
 const UserDepositHistoryRoute = UserDepositHistoryRouteImport.update({
   id: '/deposit-history',
   path: '/deposit-history',
+  getParentRoute: () => UserRoute,
+} as any)
+const UserIncomeRoute = UserIncomeRouteImport.update({
+  id: '/income',
+  path: '/income',
   getParentRoute: () => UserRoute,
 } as any)
 const UserNotificationsRoute = UserNotificationsRouteImport.update({
@@ -221,6 +233,7 @@ export interface FileRoutesByFullPath {
   '/user': typeof UserRouteWithChildren
   '/admin/dashboard': typeof AdminDashboardRoute
   '/admin/deposits': typeof AdminDepositsRoute
+  '/admin/income': typeof AdminIncomeRoute
   '/admin/notifications': typeof AdminNotificationsRoute
   '/admin/plans': typeof AdminPlansRoute
   '/admin/reports': typeof AdminReportsRoute
@@ -229,6 +242,7 @@ export interface FileRoutesByFullPath {
   '/admin/users': typeof AdminUsersRoute
   '/user/dashboard': typeof UserDashboardRoute
   '/user/deposit-history': typeof UserDepositHistoryRoute
+  '/user/income': typeof UserIncomeRoute
   '/user/notifications': typeof UserNotificationsRoute
   '/user/scanner': typeof UserScannerRoute
   '/user/subscription': typeof UserSubscriptionRoute
@@ -256,6 +270,7 @@ export interface FileRoutesByTo {
   '/user': typeof UserRouteWithChildren
   '/admin/dashboard': typeof AdminDashboardRoute
   '/admin/deposits': typeof AdminDepositsRoute
+  '/admin/income': typeof AdminIncomeRoute
   '/admin/notifications': typeof AdminNotificationsRoute
   '/admin/plans': typeof AdminPlansRoute
   '/admin/reports': typeof AdminReportsRoute
@@ -264,6 +279,7 @@ export interface FileRoutesByTo {
   '/admin/users': typeof AdminUsersRoute
   '/user/dashboard': typeof UserDashboardRoute
   '/user/deposit-history': typeof UserDepositHistoryRoute
+  '/user/income': typeof UserIncomeRoute
   '/user/notifications': typeof UserNotificationsRoute
   '/user/scanner': typeof UserScannerRoute
   '/user/subscription': typeof UserSubscriptionRoute
@@ -292,6 +308,7 @@ export interface FileRoutesById {
   '/user': typeof UserRouteWithChildren
   '/admin/dashboard': typeof AdminDashboardRoute
   '/admin/deposits': typeof AdminDepositsRoute
+  '/admin/income': typeof AdminIncomeRoute
   '/admin/notifications': typeof AdminNotificationsRoute
   '/admin/plans': typeof AdminPlansRoute
   '/admin/reports': typeof AdminReportsRoute
@@ -300,6 +317,7 @@ export interface FileRoutesById {
   '/admin/users': typeof AdminUsersRoute
   '/user/dashboard': typeof UserDashboardRoute
   '/user/deposit-history': typeof UserDepositHistoryRoute
+  '/user/income': typeof UserIncomeRoute
   '/user/notifications': typeof UserNotificationsRoute
   '/user/scanner': typeof UserScannerRoute
   '/user/subscription': typeof UserSubscriptionRoute
@@ -329,6 +347,7 @@ export interface FileRouteTypes {
     | '/user'
     | '/admin/dashboard'
     | '/admin/deposits'
+    | '/admin/income'
     | '/admin/notifications'
     | '/admin/plans'
     | '/admin/reports'
@@ -337,6 +356,7 @@ export interface FileRouteTypes {
     | '/admin/users'
     | '/user/dashboard'
     | '/user/deposit-history'
+    | '/user/income'
     | '/user/notifications'
     | '/user/scanner'
     | '/user/subscription'
@@ -364,6 +384,7 @@ export interface FileRouteTypes {
     | '/user'
     | '/admin/dashboard'
     | '/admin/deposits'
+    | '/admin/income'
     | '/admin/notifications'
     | '/admin/plans'
     | '/admin/reports'
@@ -372,6 +393,7 @@ export interface FileRouteTypes {
     | '/admin/users'
     | '/user/dashboard'
     | '/user/deposit-history'
+    | '/user/income'
     | '/user/notifications'
     | '/user/scanner'
     | '/user/subscription'
@@ -399,6 +421,7 @@ export interface FileRouteTypes {
     | '/user'
     | '/admin/dashboard'
     | '/admin/deposits'
+    | '/admin/income'
     | '/admin/notifications'
     | '/admin/plans'
     | '/admin/reports'
@@ -407,6 +430,7 @@ export interface FileRouteTypes {
     | '/admin/users'
     | '/user/dashboard'
     | '/user/deposit-history'
+    | '/user/income'
     | '/user/notifications'
     | '/user/scanner'
     | '/user/subscription'
@@ -514,6 +538,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AdminDepositsRouteImport
       parentRoute: typeof AdminRoute
     }
+    '/admin/income': {
+      id: '/admin/income'
+      path: '/income'
+      fullPath: '/admin/income'
+      preLoaderRoute: typeof AdminIncomeRouteImport
+      parentRoute: typeof AdminRoute
+    }
     '/admin/notifications': {
       id: '/admin/notifications'
       path: '/notifications'
@@ -568,6 +599,13 @@ declare module '@tanstack/react-router' {
       path: '/deposit-history'
       fullPath: '/user/deposit-history'
       preLoaderRoute: typeof UserDepositHistoryRouteImport
+      parentRoute: typeof UserRoute
+    }
+    '/user/income': {
+      id: '/user/income'
+      path: '/income'
+      fullPath: '/user/income'
+      preLoaderRoute: typeof UserIncomeRouteImport
       parentRoute: typeof UserRoute
     }
     '/user/notifications': {
@@ -674,6 +712,7 @@ declare module '@tanstack/react-router' {
 interface AdminRouteChildren {
   AdminDashboardRoute: typeof AdminDashboardRoute
   AdminDepositsRoute: typeof AdminDepositsRoute
+  AdminIncomeRoute: typeof AdminIncomeRoute
   AdminNotificationsRoute: typeof AdminNotificationsRoute
   AdminPlansRoute: typeof AdminPlansRoute
   AdminReportsRoute: typeof AdminReportsRoute
@@ -688,6 +727,7 @@ interface AdminRouteChildren {
 const AdminRouteChildren: AdminRouteChildren = {
   AdminDashboardRoute: AdminDashboardRoute,
   AdminDepositsRoute: AdminDepositsRoute,
+  AdminIncomeRoute: AdminIncomeRoute,
   AdminNotificationsRoute: AdminNotificationsRoute,
   AdminPlansRoute: AdminPlansRoute,
   AdminReportsRoute: AdminReportsRoute,
@@ -704,6 +744,7 @@ const AdminRouteWithChildren = AdminRoute._addFileChildren(AdminRouteChildren)
 interface UserRouteChildren {
   UserDashboardRoute: typeof UserDashboardRoute
   UserDepositHistoryRoute: typeof UserDepositHistoryRoute
+  UserIncomeRoute: typeof UserIncomeRoute
   UserNotificationsRoute: typeof UserNotificationsRoute
   UserScannerRoute: typeof UserScannerRoute
   UserSubscriptionRoute: typeof UserSubscriptionRoute
@@ -720,6 +761,7 @@ interface UserRouteChildren {
 const UserRouteChildren: UserRouteChildren = {
   UserDashboardRoute: UserDashboardRoute,
   UserDepositHistoryRoute: UserDepositHistoryRoute,
+  UserIncomeRoute: UserIncomeRoute,
   UserNotificationsRoute: UserNotificationsRoute,
   UserScannerRoute: UserScannerRoute,
   UserSubscriptionRoute: UserSubscriptionRoute,

@@ -15,6 +15,7 @@ import './member-layout.css';
 const MORE_LINKS = [
   ['/user/subscription', 'Plans'],
   ['/user/topup', 'Top-ups'],
+  ['/user/income', 'Income'],
   ['/user/notifications', 'Notifications'],
   ['/user/deposit-history', 'Deposit history'],
   ['/user/transfer-history', 'Transfer history'],

@@ -55,6 +55,9 @@ function MemberDashboard() {
         <Link to="/user/subscription" className="button">
           Plans and activation codes
         </Link>
+        <Link to="/user/income" className="button">
+          Income and investments
+        </Link>
         <Link to="/user/profile/$id" params={{ id: member.id }} className="button">
           Profile and payout addresses
         </Link>

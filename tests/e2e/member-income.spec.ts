@@ -1,0 +1,160 @@
+import { type APIRequestContext, expect, test } from '@playwright/test';
+import { INCOME_MESSAGES } from '../../src/shared/income.ts';
+import { GENERIC, RISK_DISCLAIMER } from '../../src/shared/messages.ts';
+import {
+  creditByApi,
+  csrfHeaders,
+  memberIdOf,
+  newMember,
+  registerByApi,
+  signInAdminByApi,
+  signInMember,
+} from './helpers.ts';
+import { movePurchaseTo, unpaidPastDate } from './income-dates.ts';
+
+// Issue 15 item 4 on a phone: a member with nothing yet sees the empty views, buys a plan, a run pays
+// the date, and /user/income shows the ROI today, this month and in all, the 30-day chart, and the
+// investment with what it has paid, the days left and its progress to the 200% cap. The run's
+// database is shared: the date is one no run has paid yet (tests/e2e/income-dates.ts).
+
+const uniquePlanName = () =>
+  `E2E Income ${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+
+test('a member buys a plan, a run pays the date, and the member sees the income on /user/income', async ({
+  page,
+  playwright,
+  baseURL,
+}) => {
+  const admin: APIRequestContext = await playwright.request.newContext({ baseURL });
+  const register: APIRequestContext = await playwright.request.newContext({ baseURL });
+  const member = newMember('income');
+  const planName = uniquePlanName();
+  let planId = '';
+  try {
+    await registerByApi(register, member);
+    await signInAdminByApi(admin);
+    const created = await admin.post('/api/v1/plans/add', {
+      headers: await csrfHeaders(admin),
+      data: {
+        name: planName,
+        min_amount: '10.00',
+        max_amount: '500.00',
+        roi_percent: '2',
+        duration_days: 30,
+      },
+    });
+    expect(created.status(), await created.text()).toBe(201);
+    planId = ((await created.json()) as { plan: { id: string } }).plan.id;
+    await creditByApi(admin, await memberIdOf(admin, member.email), '150.00');
+
+    // Nothing yet: the empty views, and the risk warning.
+    await signInMember(page, member);
+    await page.getByRole('navigation', { name: 'Member' }).getByRole('button', { name: 'More' }).click();
+    await page.getByRole('dialog', { name: 'More' }).getByRole('link', { name: 'Income' }).click();
+    await expect(page).toHaveURL(/\/user\/income$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Income' })).toBeVisible();
+    await expect(page.getByTestId('income-empty')).toBeVisible();
+    await expect(page.getByTestId('income-all')).toContainText('$0.00');
+    await expect(page.getByTestId('income-investments-empty')).toContainText('You have no investments yet.');
+    await expect(page.getByRole('note').filter({ hasText: RISK_DISCLAIMER }).first()).toBeVisible();
+
+    // The member buys 100.00 of the plan from the Active Wallet.
+    await page.getByTestId('income-investments-empty').getByRole('link', { name: 'See the plans' }).click();
+    await expect(page).toHaveURL(/\/user\/subscription$/);
+    const card = page.locator(`li[data-plan="${planName}"]`);
+    await card.getByRole('button', { name: `Invest in ${planName}` }).click();
+    await card.getByLabel('Amount (USD)').fill('100');
+    await card.getByRole('button', { name: 'Review' }).click();
+    await page
+      .getByRole('dialog', { name: 'Review your investment' })
+      .getByRole('button', { name: 'Confirm' })
+      .click();
+    const receipt = page.getByRole('dialog', { name: 'Investment made' });
+    await expect(receipt).toBeVisible();
+    await receipt.getByRole('button', { name: 'OK' }).click();
+
+    // A run pays the date of the purchase: 100.00 x 2% = 2.00.
+    const mine = await page.request.get('/api/v1/topup/list');
+    expect(mine.status()).toBe(200);
+    const topupId = ((await mine.json()) as { topups: { id: string; plan_id: string }[] }).topups.find(
+      (t) => t.plan_id === planId,
+    )?.id;
+    expect(topupId).toBeDefined();
+    const date = await unpaidPastDate(admin);
+    movePurchaseTo(topupId ?? '', date);
+    const run = await admin.post('/api/v1/income/run', { headers: await csrfHeaders(admin), data: { date } });
+    expect(run.status(), await run.text()).toBe(200);
+    expect(await run.json()).toEqual({
+      message: INCOME_MESSAGES.runDone,
+      run: { date, investments_paid: 1, roi_total: '2.00', level_total: '0.00' },
+    });
+
+    // From the dashboard: the income reached Income Working today.
+    await page.getByRole('navigation', { name: 'Member' }).getByRole('link', { name: 'Dashboard' }).click();
+    await expect(page.getByTestId('balance-working')).toHaveText('$2.00');
+    await page.getByRole('link', { name: 'Income and investments' }).click();
+    await expect(page).toHaveURL(/\/user\/income$/);
+    await expect(page.getByTestId('income-empty')).toHaveCount(0);
+    for (const period of ['income-today', 'income-month', 'income-all']) {
+      await expect(page.getByTestId(`${period}-roi`)).toHaveText('$2.00');
+      await expect(page.getByTestId(`${period}-activation`)).toHaveText('$0.00');
+      await expect(page.getByTestId(`${period}-level`)).toHaveText('$0.00');
+    }
+    await expect(page.getByTestId('income-chart').getByRole('img')).toHaveAttribute(
+      'aria-label',
+      /: \$2\.00 in all$/,
+    );
+
+    const investment = page.getByTestId('income-investment').filter({ hasText: planName });
+    await expect(investment).toHaveCount(1);
+    await expect(investment).toContainText('$100.00');
+    await expect(investment.getByTestId('investment-roi-paid')).toHaveText('$2.00');
+    await expect(investment.getByTestId('investment-days-left')).toHaveText('29');
+    await expect(investment).toContainText('1 of 30');
+    await expect(investment).toContainText('200% cap: $2.00 of $200.00 (1.00%)');
+    await expect(investment.getByRole('progressbar')).toHaveAttribute('value', '100');
+    await expect(investment.getByText('Active', { exact: true })).toBeVisible();
+  } finally {
+    if (planId) {
+      const closed = await admin.put(`/api/v1/plans/${planId}`, {
+        headers: await csrfHeaders(admin),
+        data: { status: 'inactive' },
+      });
+      expect(closed.status(), await closed.text()).toBe(200);
+    }
+    await admin.dispose();
+    await register.dispose();
+  }
+});
+
+test.describe('no answer from the server', () => {
+  // The service worker would make the request itself, out of page.route's reach.
+  test.use({ serviceWorkers: 'block' });
+
+  test('/user/income says "Something went wrong", and "Try again" loads it once the network is back', async ({
+    page,
+    playwright,
+    baseURL,
+  }) => {
+    const register: APIRequestContext = await playwright.request.newContext({ baseURL });
+    const member = newMember('income-offline');
+    try {
+      await registerByApi(register, member);
+    } finally {
+      await register.dispose();
+    }
+    await signInMember(page, member);
+    await page.route('**/api/v1/income/summary', (route) => route.abort('internetdisconnected'));
+    await page.goto('/user/income');
+    const error = page.getByRole('alert').filter({ hasText: GENERIC.somethingWentWrong });
+    await expect(error).toBeVisible();
+    await expect(page.getByText('Failed to fetch')).toHaveCount(0);
+    await expect(page.getByRole('note').filter({ hasText: RISK_DISCLAIMER }).first()).toBeVisible();
+
+    await page.unroute('**/api/v1/income/summary');
+    await error.getByRole('button', { name: 'Try again' }).click();
+    await expect(page.getByRole('heading', { name: 'Your investments' })).toBeVisible();
+    await expect(page.getByTestId('income-empty')).toBeVisible();
+    await expect(error).toHaveCount(0);
+  });
+});
