@@ -87,6 +87,26 @@ describe('GET /tr/all', () => {
   });
 });
 
+describe('GET /tr/export', () => {
+  it("gives an admin the filter's transactions as a CSV file, and refuses members", async () => {
+    const res = await admin.get(`/tr/export?user=${alice.username}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/csv');
+    const lines = res.text
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
+    expect(lines[0]).toBe(
+      'transaction_id,created_at,username,transaction_type,direction,amount,status,source,description',
+    );
+    expect(lines.slice(1).map((l) => l.split(',').slice(2, 7))).toEqual([
+      [alice.username, 'topup', 'debit', '300.00', 'completed'],
+      [alice.username, 'adjustment', 'credit', '9000.00', 'completed'],
+    ]);
+    expect((await alice.client.get('/tr/export')).status).toBe(403);
+  });
+});
+
 describe('GET /tr/matrix', () => {
   it("totals this month's transactions by type, leaving a rejected transfer out", async () => {
     const res = await admin.get(`/tr/matrix?month=${month()}`);

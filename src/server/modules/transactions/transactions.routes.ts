@@ -18,6 +18,7 @@ import { pushArrival } from '../transfers/transfers.routes.ts';
 import {
   allTransactions,
   decideTransaction,
+  exportTransactionsCsv,
   memberTransactions,
   transactionTotals,
 } from './transactions.service.ts';
@@ -48,6 +49,25 @@ export function registerTransactionsRoutes(app: FastifyInstance, { db }: { db: D
     query: allTransactionsQuerySchema,
     responses: { 200: adminTransactionPageSchema, ...readErrors },
     handler: async ({ query, user }) => allTransactions(db, user, query),
+  });
+
+  defineRoute(app, {
+    method: 'GET',
+    url: '/tr/export',
+    summary:
+      'Every transaction of the /tr/all filter (page and limit ignored) as a CSV file, newest first (admin)',
+    tags: ['transactions', 'admin'],
+    access: 'admin',
+    query: allTransactionsQuerySchema,
+    responses: readErrors,
+    handler: async ({ query, user, reply }) => {
+      const csv = await exportTransactionsCsv(db, user, query);
+      const day = new Date().toISOString().slice(0, 10);
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="transactions-${day}.csv"`)
+        .send(csv);
+    },
   });
 
   defineRoute(app, {
