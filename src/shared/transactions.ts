@@ -1,5 +1,4 @@
 import * as v from 'valibot';
-import { transferDecisionSchema } from './transfers.ts';
 
 // A member's transactions (spec 3 "Transaction", spec 7 "Transactions", API.md "Plans, top-ups and
 // income"): every ledger transfer one of the member's accounts takes part in, read from the ledger.
@@ -160,9 +159,6 @@ export const matrixRowSchema = v.object({
 export type MatrixRow = v.InferOutput<typeof matrixRowSchema>;
 export const matrixSchema = v.object({ matrix: v.array(matrixRowSchema) });
 
-/** PATCH /transactions/{transactionId}: an admin settles a pending transfer, as PUT /transfer/{id}/status. */
-export const transactionDecisionSchema = transferDecisionSchema;
-
 /**
  * The member screens' `table_name` (docs/app.md): a group of transaction types. `all_transaction`
  * shows every type; each other name one kind, as the spec's client named its tables.
@@ -236,3 +232,14 @@ export const TRANSACTION_TYPE_LABELS: Record<TransactionType, string> = {
   cto: 'CTO',
   adjustment: 'Adjustment',
 };
+
+/** The member lists' address filters (docs/app.md); a bad value is dropped, so a shared link still opens. */
+export const transactionSearchSchema = v.object({
+  status: v.fallback(v.optional(v.picklist(TRANSACTION_STATUSES)), undefined),
+  source: v.fallback(v.optional(v.pipe(v.string(), v.maxLength(100))), undefined),
+  search: v.fallback(v.optional(v.pipe(v.string(), v.maxLength(100))), undefined),
+  page: v.fallback(v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))), undefined),
+});
+
+/** The admin's /admin/topup tabs: top-ups, every transaction, transfers waiting for review. */
+export const ADMIN_TRANSACTION_TABS = ['topups', 'all', 'review'] as const;

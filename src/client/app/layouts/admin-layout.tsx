@@ -13,6 +13,7 @@ const ADMIN_LINKS = [
   ['/admin/users', 'Members'],
   ['/admin/deposits', 'Deposits'],
   ['/admin/plans', 'Plans'],
+  ['/admin/topup', 'Top-ups'],
   ['/admin/reports', 'Reports'],
   ['/admin/tickets', 'Tickets'],
   ['/admin/notifications', 'Notifications'],

@@ -5,13 +5,13 @@ import {
   allTransactionsQuerySchema,
   matrixQuerySchema,
   matrixSchema,
-  transactionDecisionSchema,
   transactionIdParamsSchema,
   transactionPageSchema,
   transactionQuerySchema,
   transactionUserParamsSchema,
 } from '../../../shared/transactions.ts';
-import { transferResultSchema } from '../../../shared/transfers.ts';
+// PATCH takes the body of PUT /transfer/{id}/status: the same decision, validated by the same schema.
+import { transferDecisionSchema, transferResultSchema } from '../../../shared/transfers.ts';
 import type { Db } from '../../db/database.ts';
 import { defineRoute, idempotencyKeyOf } from '../../http/route.ts';
 import { pushArrival } from '../transfers/transfers.routes.ts';
@@ -90,7 +90,7 @@ export function registerTransactionsRoutes(app: FastifyInstance, { db }: { db: D
     tags: ['transactions', 'admin'],
     access: 'admin',
     params: transactionIdParamsSchema,
-    body: transactionDecisionSchema,
+    body: transferDecisionSchema,
     responses: { 200: transferResultSchema, ...readErrors, 404: errorBodySchema, 409: errorBodySchema },
     handler: async ({ params, body, user, request, reply }) => {
       const outcome = await decideTransaction(
