@@ -61,13 +61,18 @@ describe('GET /tr/all', () => {
     ]);
   });
 
-  it('filters by member (id, e-mail or username), type and status, and pages', async () => {
+  it('filters by member (id, e-mail or username) on either side, type and status, and pages', async () => {
     const byName = await admin.get(`/tr/all?user=${alice.username}`);
-    expect(byName.body.transactions.map((t: { transaction_type: string }) => t.transaction_type)).toEqual([
-      'topup',
-      'adjustment',
+    // The transfer is listed under bob, whom it credits, and is alice's too.
+    expect(
+      byName.body.transactions.map((t: Record<string, string>) => [t.username, t.transaction_type]),
+    ).toEqual([
+      [bob.username, 'transfer'],
+      [alice.username, 'topup'],
+      [alice.username, 'adjustment'],
     ]);
-    expect((await admin.get(`/tr/all?user=${alice.id}`)).body.total).toBe(2);
+    expect((await admin.get(`/tr/all?user=${alice.id}`)).body.total).toBe(3);
+    expect((await admin.get(`/tr/all?user=${bob.username.toUpperCase()}`)).body.total).toBe(2);
     const pending = await admin.get('/tr/all?transaction_type=transfer&status=pending');
     expect(pending.body.transactions.map((t: { transaction_id: string }) => t.transaction_id)).toEqual([
       pendingId,
@@ -100,6 +105,7 @@ describe('GET /tr/export', () => {
       'transaction_id,created_at,username,transaction_type,direction,amount,status,source,description',
     );
     expect(lines.slice(1).map((l) => l.split(',').slice(2, 7))).toEqual([
+      [bob.username, 'transfer', 'credit', '6000.00', 'pending'],
       [alice.username, 'topup', 'debit', '300.00', 'completed'],
       [alice.username, 'adjustment', 'credit', '9000.00', 'completed'],
     ]);

@@ -15,7 +15,7 @@ export type TransactionFilter = {
   source?: string;
   search?: string;
   direction?: 'credit' | 'debit';
-  /** Admin: one member by id, e-mail or username. */
+  /** Admin: one member by id, e-mail or username, on either side of the transaction. */
   user?: string;
 };
 
@@ -55,7 +55,7 @@ function derived(memberId: string | null) {
         when ${other} = ${pid} then pu.username
         else replace(${otherCode}, 'platform:', '')
       end as source,
-      pu.id as user_id, pu.username
+      pu.id as user_id, pu.username, ${other} as other_id
     from ledger_transfers t
     join ledger_accounts da on da.id = t.debit_account_id
     join ledger_accounts ca on ca.id = t.credit_account_id
@@ -87,8 +87,9 @@ function conditions(filter: TransactionFilter): RawBuilder<unknown>[] {
   }
   if (filter.user) {
     const who = filter.user.toLowerCase();
-    where.push(sql`x.user_id in (select id from users where id = ${filter.user}
-      or lower(email) = ${who} or lower(username) = ${who})`);
+    // Either side: a transfer listed under its recipient is the sender's transaction too.
+    const members = sql`select id from users where id = ${filter.user} or lower(email) = ${who} or lower(username) = ${who}`;
+    where.push(sql`(x.user_id in (${members}) or x.other_id in (${members}))`);
   }
   return where;
 }
