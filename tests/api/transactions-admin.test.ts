@@ -198,3 +198,25 @@ describe('PATCH /transactions/{id}', () => {
     expect(incoming.body.transactions.map((t: { transaction_id: string }) => t.transaction_id)).toEqual([id]);
   });
 });
+
+describe('OpenAPI document', () => {
+  it('publishes every transaction call with the parameters and body it validates', async () => {
+    const res = await admin.get('/openapi.json');
+    expect(res.status).toBe(200);
+    const paths = res.body.paths;
+    for (const [path, method] of [
+      ['/api/v1/tr/user/{userId}', 'get'],
+      ['/api/v1/tr/all', 'get'],
+      ['/api/v1/tr/export', 'get'],
+      ['/api/v1/tr/matrix', 'get'],
+      ['/api/v1/transactions/{transactionId}', 'patch'],
+    ] as const)
+      expect(paths[path]?.[method], `${method} ${path}`).toBeDefined();
+    const names = (paths['/api/v1/tr/user/{userId}'].get.parameters as { name: string }[]).map((p) => p.name);
+    expect(names).toEqual(
+      expect.arrayContaining(['userId', 'page', 'limit', 'transaction_type', 'source', 'status', 'search']),
+    );
+    const patch = paths['/api/v1/transactions/{transactionId}'].patch.requestBody.content['application/json'];
+    expect(patch.schema.required).toEqual(['status']);
+  });
+});
