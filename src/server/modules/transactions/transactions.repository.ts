@@ -38,7 +38,12 @@ export type TransactionRow = {
  */
 function derived(memberId: string | null) {
   const pid = memberId === null ? sql`coalesce(ca.user_id, da.user_id)` : sql`${memberId}`;
-  const mine = memberId === null ? sql`1 = 1` : sql`(da.user_id = ${memberId} or ca.user_id = ${memberId})`;
+  // By account id: the ledger's debit and credit indexes find a member's rows without reading the rest.
+  const accounts = sql`select id from ledger_accounts where user_id = ${memberId}`;
+  const mine =
+    memberId === null
+      ? sql`1 = 1`
+      : sql`(t.debit_account_id in (${accounts}) or t.credit_account_id in (${accounts}))`;
   // The other side of the row, from the perspective member.
   const other = sql`case when da.user_id = ${pid} then ca.user_id else da.user_id end`;
   const otherCode = sql`case when da.user_id = ${pid} then ca.code else da.code end`;
