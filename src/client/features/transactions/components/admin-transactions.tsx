@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { parseCents } from '../../../../shared/money.ts';
 import {
   type ADMIN_TRANSACTION_TABS,
@@ -154,6 +154,8 @@ export function AdminTransactions({
     },
   });
   const [member, setMember] = useState(search.user ?? '');
+  // Back and forward change the address while the screen stays: the box follows it.
+  useEffect(() => setMember(search.user ?? ''), [search.user]);
   const set = (changes: Partial<AdminTxSearch>) => onSearch({ ...search, page: 1, ...changes });
   const data = query.data;
   const applyMember = (event: FormEvent) => {

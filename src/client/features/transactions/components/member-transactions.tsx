@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import {
   isTransactionTable,
   TRANSACTION_FIT_LABELS,
@@ -157,6 +157,8 @@ function TransactionList({
     });
   const statusFromFit = fit === 'pending' || fit === 'completed' || fit === 'failed';
   const [source, setSource] = useState(search.source ?? '');
+  // A source link or /transactions/{source} changes the address while this list stays on screen.
+  useEffect(() => setSource(search.source ?? ''), [search.source]);
   const applySource = (event: FormEvent) => {
     event.preventDefault();
     go({}, { source: source.trim() || undefined });
