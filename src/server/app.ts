@@ -32,6 +32,7 @@ import { loadOrCreateVapidKeys } from './modules/push/vapid-keys.ts';
 import { registerTicketsRoutes } from './modules/tickets/tickets.routes.ts';
 import { registerCodesRoutes } from './modules/topups/codes.routes.ts';
 import { registerTopupsRoutes } from './modules/topups/topups.routes.ts';
+import { registerTransactionsRoutes } from './modules/transactions/transactions.routes.ts';
 import { registerTransfersRoutes } from './modules/transfers/transfers.routes.ts';
 import { loadOrCreateTotpKey, secretBox } from './modules/two-factor/secret-box.ts';
 import {
@@ -164,6 +165,7 @@ export async function buildApp(config: Config): Promise<App> {
       registerTopupsRoutes(api, { db });
       registerCodesRoutes(api, { db });
       registerIncomeRoutes(api, { db, income: config.income });
+      registerTransactionsRoutes(api, { db });
     },
     { prefix: '/api/v1' },
   );

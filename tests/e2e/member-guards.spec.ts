@@ -110,7 +110,7 @@ test('the More sheet fits a 360 px phone and opens the screens the navigation le
     more.getByRole('button', { name: 'Sign out' }),
     more.getByRole('button', { name: 'Close dialog' }),
   ];
-  expect(items).toHaveLength(9);
+  expect(items).toHaveLength(10);
   for (const item of items) {
     const box = await item.boundingBox();
     expect(box).not.toBeNull();
@@ -133,6 +133,7 @@ test('the More sheet fits a 360 px phone and opens the screens the navigation le
     ['Income', 'Income', /\/user\/income$/],
     ['Notifications', 'Notifications', /\/user\/notifications$/],
     ['Deposit history', 'Deposit history', /\/user\/deposit-history$/],
+    ['Transactions', 'All transactions', /\/user\/transaction\/all_transaction$/],
     ['Transfer history', 'Transfer history', /\/user\/transfer-history(\?|$)/],
   ] as const) {
     await openMore();

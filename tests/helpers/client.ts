@@ -90,6 +90,9 @@ export class ApiClient {
   put<T = Json>(path: string, body?: unknown, headers?: Record<string, string>) {
     return this.request<T>('PUT', path, { body, headers });
   }
+  patch<T = Json>(path: string, body?: unknown, headers?: Record<string, string>) {
+    return this.request<T>('PATCH', path, { body, headers });
+  }
 
   /** Signs in at /auth/signin (or /auth/adminsignin) and fails loudly when that does not answer 200. */
   async signIn(credentials: { email: string; password: string }, path = '/auth/signin') {

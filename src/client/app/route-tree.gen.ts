@@ -26,7 +26,9 @@ import { Route as AdminPlansRouteImport } from './../routes/admin/plans'
 import { Route as AdminReportsRouteImport } from './../routes/admin/reports'
 import { Route as AdminSettingsRouteImport } from './../routes/admin/settings'
 import { Route as AdminTicketsRouteImport } from './../routes/admin/tickets'
+import { Route as AdminTopupRouteImport } from './../routes/admin/topup'
 import { Route as AdminUsersRouteImport } from './../routes/admin/users'
+import { Route as TransactionsSourceRouteImport } from './../routes/transactions/$source'
 import { Route as UserDashboardRouteImport } from './../routes/user/dashboard'
 import { Route as UserDepositHistoryRouteImport } from './../routes/user/deposit-history'
 import { Route as UserIncomeRouteImport } from './../routes/user/income'
@@ -44,6 +46,9 @@ import { Route as UserQueriesIndexRouteImport } from './../routes/user/queries/i
 import { Route as UserQueriesTicketIdRouteImport } from './../routes/user/queries/$ticketId'
 import { Route as UserQueryCreateRouteImport } from './../routes/user/query/create'
 import { Route as AdminCheckProfileIdRouteImport } from './../routes/admin/check/profile/$id'
+import { Route as UserTransactionTable_nameIndexRouteImport } from './../routes/user/transaction/$table_name/index'
+import { Route as UserTransactionTable_nameFitRouteImport } from './../routes/user/transaction/$table_name/$fit'
+import { Route as UserTransactionRoi_transactionInvestRouteImport } from './../routes/user/transaction/roi_transaction/invest'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -130,10 +135,20 @@ const AdminTicketsRoute = AdminTicketsRouteImport.update({
   path: '/tickets',
   getParentRoute: () => AdminRoute,
 } as any)
+const AdminTopupRoute = AdminTopupRouteImport.update({
+  id: '/topup',
+  path: '/topup',
+  getParentRoute: () => AdminRoute,
+} as any)
 const AdminUsersRoute = AdminUsersRouteImport.update({
   id: '/users',
   path: '/users',
   getParentRoute: () => AdminRoute,
+} as any)
+const TransactionsSourceRoute = TransactionsSourceRouteImport.update({
+  id: '/transactions/$source',
+  path: '/transactions/$source',
+  getParentRoute: () => rootRouteImport,
 } as any)
 const UserDashboardRoute = UserDashboardRouteImport.update({
   id: '/dashboard',
@@ -220,6 +235,24 @@ const AdminCheckProfileIdRoute = AdminCheckProfileIdRouteImport.update({
   path: '/check/profile/$id',
   getParentRoute: () => AdminRoute,
 } as any)
+const UserTransactionTable_nameIndexRoute =
+  UserTransactionTable_nameIndexRouteImport.update({
+    id: '/transaction/$table_name/',
+    path: '/transaction/$table_name/',
+    getParentRoute: () => UserRoute,
+  } as any)
+const UserTransactionTable_nameFitRoute =
+  UserTransactionTable_nameFitRouteImport.update({
+    id: '/transaction/$table_name/$fit',
+    path: '/transaction/$table_name/$fit',
+    getParentRoute: () => UserRoute,
+  } as any)
+const UserTransactionRoi_transactionInvestRoute =
+  UserTransactionRoi_transactionInvestRouteImport.update({
+    id: '/transaction/roi_transaction/invest',
+    path: '/transaction/roi_transaction/invest',
+    getParentRoute: () => UserRoute,
+  } as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
@@ -239,7 +272,9 @@ export interface FileRoutesByFullPath {
   '/admin/reports': typeof AdminReportsRoute
   '/admin/settings': typeof AdminSettingsRoute
   '/admin/tickets': typeof AdminTicketsRoute
+  '/admin/topup': typeof AdminTopupRoute
   '/admin/users': typeof AdminUsersRoute
+  '/transactions/$source': typeof TransactionsSourceRoute
   '/user/dashboard': typeof UserDashboardRoute
   '/user/deposit-history': typeof UserDepositHistoryRoute
   '/user/income': typeof UserIncomeRoute
@@ -257,6 +292,9 @@ export interface FileRoutesByFullPath {
   '/user/query/create': typeof UserQueryCreateRoute
   '/user/queries/': typeof UserQueriesIndexRoute
   '/admin/check/profile/$id': typeof AdminCheckProfileIdRoute
+  '/user/transaction/$table_name/$fit': typeof UserTransactionTable_nameFitRoute
+  '/user/transaction/roi_transaction/invest': typeof UserTransactionRoi_transactionInvestRoute
+  '/user/transaction/$table_name/': typeof UserTransactionTable_nameIndexRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
@@ -276,7 +314,9 @@ export interface FileRoutesByTo {
   '/admin/reports': typeof AdminReportsRoute
   '/admin/settings': typeof AdminSettingsRoute
   '/admin/tickets': typeof AdminTicketsRoute
+  '/admin/topup': typeof AdminTopupRoute
   '/admin/users': typeof AdminUsersRoute
+  '/transactions/$source': typeof TransactionsSourceRoute
   '/user/dashboard': typeof UserDashboardRoute
   '/user/deposit-history': typeof UserDepositHistoryRoute
   '/user/income': typeof UserIncomeRoute
@@ -294,6 +334,9 @@ export interface FileRoutesByTo {
   '/user/query/create': typeof UserQueryCreateRoute
   '/user/queries': typeof UserQueriesIndexRoute
   '/admin/check/profile/$id': typeof AdminCheckProfileIdRoute
+  '/user/transaction/$table_name/$fit': typeof UserTransactionTable_nameFitRoute
+  '/user/transaction/roi_transaction/invest': typeof UserTransactionRoi_transactionInvestRoute
+  '/user/transaction/$table_name': typeof UserTransactionTable_nameIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -314,7 +357,9 @@ export interface FileRoutesById {
   '/admin/reports': typeof AdminReportsRoute
   '/admin/settings': typeof AdminSettingsRoute
   '/admin/tickets': typeof AdminTicketsRoute
+  '/admin/topup': typeof AdminTopupRoute
   '/admin/users': typeof AdminUsersRoute
+  '/transactions/$source': typeof TransactionsSourceRoute
   '/user/dashboard': typeof UserDashboardRoute
   '/user/deposit-history': typeof UserDepositHistoryRoute
   '/user/income': typeof UserIncomeRoute
@@ -332,6 +377,9 @@ export interface FileRoutesById {
   '/user/query/create': typeof UserQueryCreateRoute
   '/user/queries/': typeof UserQueriesIndexRoute
   '/admin/check/profile/$id': typeof AdminCheckProfileIdRoute
+  '/user/transaction/$table_name/$fit': typeof UserTransactionTable_nameFitRoute
+  '/user/transaction/roi_transaction/invest': typeof UserTransactionRoi_transactionInvestRoute
+  '/user/transaction/$table_name/': typeof UserTransactionTable_nameIndexRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -353,7 +401,9 @@ export interface FileRouteTypes {
     | '/admin/reports'
     | '/admin/settings'
     | '/admin/tickets'
+    | '/admin/topup'
     | '/admin/users'
+    | '/transactions/$source'
     | '/user/dashboard'
     | '/user/deposit-history'
     | '/user/income'
@@ -371,6 +421,9 @@ export interface FileRouteTypes {
     | '/user/query/create'
     | '/user/queries/'
     | '/admin/check/profile/$id'
+    | '/user/transaction/$table_name/$fit'
+    | '/user/transaction/roi_transaction/invest'
+    | '/user/transaction/$table_name/'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -390,7 +443,9 @@ export interface FileRouteTypes {
     | '/admin/reports'
     | '/admin/settings'
     | '/admin/tickets'
+    | '/admin/topup'
     | '/admin/users'
+    | '/transactions/$source'
     | '/user/dashboard'
     | '/user/deposit-history'
     | '/user/income'
@@ -408,6 +463,9 @@ export interface FileRouteTypes {
     | '/user/query/create'
     | '/user/queries'
     | '/admin/check/profile/$id'
+    | '/user/transaction/$table_name/$fit'
+    | '/user/transaction/roi_transaction/invest'
+    | '/user/transaction/$table_name'
   id:
     | '__root__'
     | '/'
@@ -427,7 +485,9 @@ export interface FileRouteTypes {
     | '/admin/reports'
     | '/admin/settings'
     | '/admin/tickets'
+    | '/admin/topup'
     | '/admin/users'
+    | '/transactions/$source'
     | '/user/dashboard'
     | '/user/deposit-history'
     | '/user/income'
@@ -445,6 +505,9 @@ export interface FileRouteTypes {
     | '/user/query/create'
     | '/user/queries/'
     | '/admin/check/profile/$id'
+    | '/user/transaction/$table_name/$fit'
+    | '/user/transaction/roi_transaction/invest'
+    | '/user/transaction/$table_name/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -457,6 +520,7 @@ export interface RootRouteChildren {
   ResetPasswordRoute: typeof ResetPasswordRoute
   UnauthorizedRoute: typeof UnauthorizedRoute
   UserRoute: typeof UserRouteWithChildren
+  TransactionsSourceRoute: typeof TransactionsSourceRoute
 }
 
 declare module '@tanstack/react-router' {
@@ -580,12 +644,26 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AdminTicketsRouteImport
       parentRoute: typeof AdminRoute
     }
+    '/admin/topup': {
+      id: '/admin/topup'
+      path: '/topup'
+      fullPath: '/admin/topup'
+      preLoaderRoute: typeof AdminTopupRouteImport
+      parentRoute: typeof AdminRoute
+    }
     '/admin/users': {
       id: '/admin/users'
       path: '/users'
       fullPath: '/admin/users'
       preLoaderRoute: typeof AdminUsersRouteImport
       parentRoute: typeof AdminRoute
+    }
+    '/transactions/$source': {
+      id: '/transactions/$source'
+      path: '/transactions/$source'
+      fullPath: '/transactions/$source'
+      preLoaderRoute: typeof TransactionsSourceRouteImport
+      parentRoute: typeof rootRouteImport
     }
     '/user/dashboard': {
       id: '/user/dashboard'
@@ -706,6 +784,27 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AdminCheckProfileIdRouteImport
       parentRoute: typeof AdminRoute
     }
+    '/user/transaction/$table_name/': {
+      id: '/user/transaction/$table_name/'
+      path: '/transaction/$table_name'
+      fullPath: '/user/transaction/$table_name/'
+      preLoaderRoute: typeof UserTransactionTable_nameIndexRouteImport
+      parentRoute: typeof UserRoute
+    }
+    '/user/transaction/$table_name/$fit': {
+      id: '/user/transaction/$table_name/$fit'
+      path: '/transaction/$table_name/$fit'
+      fullPath: '/user/transaction/$table_name/$fit'
+      preLoaderRoute: typeof UserTransactionTable_nameFitRouteImport
+      parentRoute: typeof UserRoute
+    }
+    '/user/transaction/roi_transaction/invest': {
+      id: '/user/transaction/roi_transaction/invest'
+      path: '/transaction/roi_transaction/invest'
+      fullPath: '/user/transaction/roi_transaction/invest'
+      preLoaderRoute: typeof UserTransactionRoi_transactionInvestRouteImport
+      parentRoute: typeof UserRoute
+    }
   }
 }
 
@@ -718,6 +817,7 @@ interface AdminRouteChildren {
   AdminReportsRoute: typeof AdminReportsRoute
   AdminSettingsRoute: typeof AdminSettingsRoute
   AdminTicketsRoute: typeof AdminTicketsRoute
+  AdminTopupRoute: typeof AdminTopupRoute
   AdminUsersRoute: typeof AdminUsersRoute
   AdminNotificationListRoute: typeof AdminNotificationListRoute
   AdminTicketTicketIdRoute: typeof AdminTicketTicketIdRoute
@@ -733,6 +833,7 @@ const AdminRouteChildren: AdminRouteChildren = {
   AdminReportsRoute: AdminReportsRoute,
   AdminSettingsRoute: AdminSettingsRoute,
   AdminTicketsRoute: AdminTicketsRoute,
+  AdminTopupRoute: AdminTopupRoute,
   AdminUsersRoute: AdminUsersRoute,
   AdminNotificationListRoute: AdminNotificationListRoute,
   AdminTicketTicketIdRoute: AdminTicketTicketIdRoute,
@@ -756,6 +857,9 @@ interface UserRouteChildren {
   UserQueriesTicketIdRoute: typeof UserQueriesTicketIdRoute
   UserQueryCreateRoute: typeof UserQueryCreateRoute
   UserQueriesIndexRoute: typeof UserQueriesIndexRoute
+  UserTransactionTable_nameFitRoute: typeof UserTransactionTable_nameFitRoute
+  UserTransactionRoi_transactionInvestRoute: typeof UserTransactionRoi_transactionInvestRoute
+  UserTransactionTable_nameIndexRoute: typeof UserTransactionTable_nameIndexRoute
 }
 
 const UserRouteChildren: UserRouteChildren = {
@@ -773,6 +877,10 @@ const UserRouteChildren: UserRouteChildren = {
   UserQueriesTicketIdRoute: UserQueriesTicketIdRoute,
   UserQueryCreateRoute: UserQueryCreateRoute,
   UserQueriesIndexRoute: UserQueriesIndexRoute,
+  UserTransactionTable_nameFitRoute: UserTransactionTable_nameFitRoute,
+  UserTransactionRoi_transactionInvestRoute:
+    UserTransactionRoi_transactionInvestRoute,
+  UserTransactionTable_nameIndexRoute: UserTransactionTable_nameIndexRoute,
 }
 
 const UserRouteWithChildren = UserRoute._addFileChildren(UserRouteChildren)
@@ -787,6 +895,7 @@ const rootRouteChildren: RootRouteChildren = {
   ResetPasswordRoute: ResetPasswordRoute,
   UnauthorizedRoute: UnauthorizedRoute,
   UserRoute: UserRouteWithChildren,
+  TransactionsSourceRoute: TransactionsSourceRoute,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)

@@ -14,6 +14,7 @@ const ADMIN_LINKS = [
   ['/admin/deposits', 'Deposits'],
   ['/admin/plans', 'Plans'],
   ['/admin/income', 'Income'],
+  ['/admin/topup', 'Top-ups'],
   ['/admin/reports', 'Reports'],
   ['/admin/tickets', 'Tickets'],
   ['/admin/notifications', 'Notifications'],

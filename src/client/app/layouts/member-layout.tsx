@@ -55,6 +55,17 @@ function MoreSheet({ open, onClose, memberId }: { open: boolean; onClose: () => 
               </Link>
             </li>
           ))}
+          <li>
+            <Link
+              to="/user/transaction/$table_name"
+              params={{ table_name: 'all_transaction' }}
+              className="more-sheet-item"
+              activeProps={{ 'aria-current': 'page' }}
+              onClick={onClose}
+            >
+              Transactions
+            </Link>
+          </li>
         </ul>
         <SignOutButton area="member" className="more-sheet-item sign-out" />
       </div>
@@ -111,7 +122,9 @@ export function MemberLayout() {
           aria-haspopup="dialog"
           aria-expanded={moreOpen}
           aria-current={
-            MORE_LINKS.some(([to]) => to === pathname) || pathname.startsWith('/user/profile/')
+            MORE_LINKS.some(([to]) => to === pathname) ||
+            pathname.startsWith('/user/profile/') ||
+            pathname.startsWith('/user/transaction/')
               ? 'page'
               : undefined
           }

@@ -61,6 +61,13 @@ function MemberDashboard() {
         <Link to="/user/profile/$id" params={{ id: member.id }} className="button">
           Profile and payout addresses
         </Link>
+        <Link
+          to="/user/transaction/$table_name"
+          params={{ table_name: 'all_transaction' }}
+          className="button"
+        >
+          Your transactions
+        </Link>
       </section>
       <EmailVerificationCard
         email={member.email}

@@ -9,6 +9,9 @@ function DepositHistoryPage() {
     <div className="stack">
       <h1>Deposit history</h1>
       <DepositHistory />
+      <Link to="/user/transaction/$table_name" params={{ table_name: 'deposit_transaction' }}>
+        Deposits among all your transactions
+      </Link>
       <Link to="/user/scanner" className="button primary">
         {PAYMENT_MESSAGES.newDeposit}
       </Link>

@@ -23,6 +23,9 @@ function TopupPage() {
         </>
       ) : null}
       <Link to="/user/subscription">See the plans</Link>
+      <Link to="/user/transaction/$table_name" params={{ table_name: 'topup_transaction' }}>
+        Top-ups among all your transactions
+      </Link>
     </div>
   );
 }

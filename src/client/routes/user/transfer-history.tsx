@@ -22,6 +22,9 @@ function TransferHistoryPage() {
         tab={tab}
         onTab={(next) => navigate({ search: { tab: next }, replace: true })}
       />
+      <Link to="/user/transaction/$table_name" params={{ table_name: 'transfer_transaction' }}>
+        Transfers among all your transactions
+      </Link>
       <Link to="/user/transfer">Back to the Transfer Dashboard</Link>
     </div>
   );

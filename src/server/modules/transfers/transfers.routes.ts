@@ -13,7 +13,13 @@ import {
 import type { Db } from '../../db/database.ts';
 import { defineRoute, idempotencyKeyOf } from '../../http/route.ts';
 import { pushToMembers } from '../push/push.service.ts';
-import { allTransfers, decideTransfer, sendTransfer, transferHistory } from './transfers.service.ts';
+import {
+  allTransfers,
+  type DecisionOutcome,
+  decideTransfer,
+  sendTransfer,
+  transferHistory,
+} from './transfers.service.ts';
 
 const sendResponses = {
   201: transferResultSchema,
@@ -24,6 +30,17 @@ const sendResponses = {
   409: errorBodySchema,
   422: errorBodySchema,
 };
+
+/** Web Push (issue 6): an approved transfer has just reached its recipient (first answer only). */
+export function pushArrival(db: Db, outcome: DecisionOutcome): void {
+  const { transfer } = outcome.body as { transfer?: { amount: string; sender_name: string } };
+  if (outcome.arrivedFor && transfer)
+    void pushToMembers(db, [outcome.arrivedFor], {
+      title: PUSH_MESSAGES.moneyReceivedTitle,
+      body: PUSH_MESSAGES.moneyReceivedBody(transfer.sender_name, transfer.amount),
+      url: '/user/transfer',
+    });
+}
 
 export function registerTransfersRoutes(app: FastifyInstance, { db }: { db: Db }): void {
   // Spec 7 names both calls with the same payload; /transfer/friend is the same transfer.
@@ -100,14 +117,7 @@ export function registerTransfersRoutes(app: FastifyInstance, { db }: { db: Db }
     },
     handler: async ({ params, body, user, request, reply }) => {
       const outcome = await decideTransfer(db, user, params.id, body, idempotencyKeyOf(request));
-      // Web Push (issue 6): an approved transfer has just reached its recipient (first answer only).
-      const { transfer } = outcome.body as { transfer?: { amount: string; sender_name: string } };
-      if ('arrivedFor' in outcome && outcome.arrivedFor && transfer)
-        void pushToMembers(db, [outcome.arrivedFor], {
-          title: PUSH_MESSAGES.moneyReceivedTitle,
-          body: PUSH_MESSAGES.moneyReceivedBody(transfer.sender_name, transfer.amount),
-          url: '/user/transfer',
-        });
+      pushArrival(db, outcome);
       return reply.status(outcome.statusCode).send(outcome.body);
     },
   });

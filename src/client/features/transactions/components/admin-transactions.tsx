@@ -1,0 +1,288 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useEffect, useState } from 'react';
+import { parseCents } from '../../../../shared/money.ts';
+import {
+  type ADMIN_TRANSACTION_TABS,
+  type AdminTransaction,
+  type MatrixRow,
+  TRANSACTION_STATUSES,
+  TRANSACTION_TYPE_LABELS,
+  TRANSACTION_TYPES,
+  type TransactionStatus,
+  type TransactionType,
+} from '../../../../shared/transactions.ts';
+import { badgeColour } from '../../../../shared/transfers.ts';
+import { formatDateTime, formatMoney } from '../../../lib/format.ts';
+import { errorText } from '../../../lib/http.ts';
+import { type DataColumn, DataTable } from '../../../ui/data-table.tsx';
+import { FormField, SelectField } from '../../../ui/form-field.tsx';
+import { Tabs } from '../../../ui/tabs.tsx';
+import {
+  ADMIN_TRANSACTIONS_LIMIT,
+  type AdminTransactionFilter,
+  allTransactionsQuery,
+  decideTransaction,
+  matrixQuery,
+  transactionsExportUrl,
+} from '../api.ts';
+import '../transactions.css';
+
+export type AdminTxTab = (typeof ADMIN_TRANSACTION_TABS)[number];
+
+export type AdminTxSearch = {
+  tab: AdminTxTab;
+  type?: TransactionType;
+  status?: TransactionStatus;
+  user?: string;
+  search?: string;
+  page: number;
+};
+
+const statusLabel = (status: string) => status.charAt(0).toUpperCase() + status.slice(1);
+
+function columns(onDecide?: (t: AdminTransaction, status: 'completed' | 'failed') => void) {
+  const list: DataColumn<AdminTransaction>[] = [
+    { id: 'date', header: 'Date', cell: (t) => formatDateTime(t.created_at), className: 'nowrap' },
+    { id: 'member', header: 'Member', cell: (t) => <span data-testid="tx-member">{t.username}</span> },
+    { id: 'type', header: 'Type', cell: (t) => TRANSACTION_TYPE_LABELS[t.transaction_type] },
+    {
+      id: 'amount',
+      header: 'Amount',
+      cell: (t) => (
+        <span data-testid="tx-amount">
+          {t.direction === 'credit' ? '+' : '−'}
+          {formatMoney(t.amount)}
+        </span>
+      ),
+      className: 'num',
+    },
+    { id: 'source', header: 'Source', cell: (t) => t.source },
+    {
+      id: 'status',
+      header: 'Status',
+      cell: (t) => (
+        <span className={`badge ${badgeColour(t.status)}`} data-status={t.status}>
+          {statusLabel(t.status)}
+        </span>
+      ),
+    },
+    {
+      id: 'description',
+      header: 'Description',
+      cell: (t) => <span className="break">{t.description ?? '—'}</span>,
+    },
+  ];
+  if (onDecide)
+    list.push({
+      id: 'decide',
+      header: 'Decision',
+      cell: (t) =>
+        t.status === 'pending' && t.transaction_type === 'transfer' ? (
+          <span className="row">
+            <button type="button" className="button small" onClick={() => onDecide(t, 'completed')}>
+              Approve
+            </button>
+            <button type="button" className="button small danger" onClick={() => onDecide(t, 'failed')}>
+              Reject
+            </button>
+          </span>
+        ) : null,
+    });
+  return list;
+}
+
+const MATRIX_COLUMNS: DataColumn<MatrixRow>[] = [
+  {
+    id: 'month',
+    header: 'Month',
+    cell: (m) => m.month,
+    sortValue: (m) => m.month,
+    csv: (m) => m.month,
+    descFirst: true,
+  },
+  {
+    id: 'type',
+    header: 'Type',
+    cell: (m) => TRANSACTION_TYPE_LABELS[m.transaction_type],
+    sortValue: (m) => m.transaction_type,
+    csv: (m) => m.transaction_type,
+  },
+  {
+    id: 'count',
+    header: 'Count',
+    cell: (m) => m.count,
+    sortValue: (m) => m.count,
+    csv: (m) => m.count,
+    className: 'num',
+  },
+  {
+    id: 'amount',
+    header: 'Total',
+    cell: (m) => <span data-testid="matrix-amount">{formatMoney(m.amount)}</span>,
+    sortValue: (m) => parseCents(m.amount) ?? 0,
+    csv: (m) => m.amount,
+    className: 'num',
+    descFirst: true,
+  },
+];
+
+/** What each tab fixes of the filter: top-ups, everything, or transfers waiting for review. */
+function filterOf(s: AdminTxSearch): AdminTransactionFilter {
+  const base = { user: s.user, search: s.search, page: s.page };
+  if (s.tab === 'topups') return { ...base, transaction_type: 'topup', status: s.status };
+  if (s.tab === 'review') return { ...base, transaction_type: 'transfer', status: 'pending' };
+  return { ...base, transaction_type: s.type, status: s.status };
+}
+
+export function AdminTransactions({
+  search,
+  onSearch,
+}: {
+  search: AdminTxSearch;
+  onSearch: (next: AdminTxSearch) => void;
+}) {
+  const filter = filterOf(search);
+  const query = useQuery(allTransactionsQuery(filter));
+  const queryClient = useQueryClient();
+  const [done, setDone] = useState('');
+  const decide = useMutation({
+    mutationFn: ({ t, status }: { t: AdminTransaction; status: 'completed' | 'failed' }) =>
+      decideTransaction(t.transaction_id, { status }),
+    onSuccess: (answer) => {
+      setDone(answer.message);
+      void queryClient.invalidateQueries({ queryKey: ['transactions'] });
+    },
+  });
+  const [member, setMember] = useState(search.user ?? '');
+  // Back and forward change the address while the screen stays: the box follows it.
+  useEffect(() => setMember(search.user ?? ''), [search.user]);
+  const set = (changes: Partial<AdminTxSearch>) => onSearch({ ...search, page: 1, ...changes });
+  const data = query.data;
+  const applyMember = (event: FormEvent) => {
+    event.preventDefault();
+    set({ user: member.trim() || undefined });
+  };
+
+  return (
+    <div className="stack">
+      <Tabs
+        label="Transactions"
+        active={search.tab}
+        onChange={(tab) => set({ tab, type: undefined, status: undefined })}
+        tabs={[
+          { key: 'topups', label: 'Top-ups' },
+          { key: 'all', label: 'All transactions' },
+          { key: 'review', label: 'Transfers to review' },
+        ]}
+      >
+        <section className="card">
+          {done ? (
+            <p className="notice" role="status">
+              {done}
+            </p>
+          ) : null}
+          {decide.error ? (
+            <p className="error" role="alert">
+              {errorText(decide.error)}
+            </p>
+          ) : null}
+          <DataTable
+            caption="Transactions"
+            columns={columns(
+              search.tab === 'review' ? (t, status) => decide.mutate({ t, status }) : undefined,
+            )}
+            rows={data?.transactions}
+            rowKey={(t) => t.transaction_id}
+            rowProps={(t) => ({ 'data-transaction-id': t.transaction_id })}
+            status={query}
+            empty="No transactions match."
+            noun={['transaction', 'transactions']}
+            testId="admin-transactions"
+            searchLabel="Search source, description or id"
+            pageSize={ADMIN_TRANSACTIONS_LIMIT}
+            server={{
+              page: search.page,
+              pages: Math.max(1, data?.totalPages ?? 1),
+              total: data?.total ?? 0,
+              onPage: (page) => onSearch({ ...search, page }),
+              search: search.search,
+              onSearch: (text) => set({ search: text.trim() || undefined }),
+              csvHref: transactionsExportUrl(filter),
+            }}
+            toolbar={
+              <form className="row" onSubmit={applyMember}>
+                {search.tab === 'all' ? (
+                  <SelectField
+                    label="Type"
+                    name="type"
+                    value={search.type ?? ''}
+                    onChange={(e) =>
+                      set({ type: (e.target.value || undefined) as TransactionType | undefined })
+                    }
+                  >
+                    <option value="">All types</option>
+                    {TRANSACTION_TYPES.map((t) => (
+                      <option key={t} value={t}>
+                        {TRANSACTION_TYPE_LABELS[t]}
+                      </option>
+                    ))}
+                  </SelectField>
+                ) : null}
+                {search.tab === 'review' ? null : (
+                  <SelectField
+                    label="Status"
+                    name="status"
+                    value={search.status ?? ''}
+                    onChange={(e) =>
+                      set({ status: (e.target.value || undefined) as TransactionStatus | undefined })
+                    }
+                  >
+                    <option value="">Any status</option>
+                    {TRANSACTION_STATUSES.map((s) => (
+                      <option key={s} value={s}>
+                        {statusLabel(s)}
+                      </option>
+                    ))}
+                  </SelectField>
+                )}
+                <FormField
+                  label="Member"
+                  name="user"
+                  value={member}
+                  placeholder="Id, e-mail or username"
+                  onChange={(e) => setMember(e.target.value)}
+                />
+                <button type="submit" className="button">
+                  Apply
+                </button>
+              </form>
+            }
+          />
+        </section>
+      </Tabs>
+      <MonthlyTotals />
+    </div>
+  );
+}
+
+/** GET /tr/matrix: per month and type, how many and how much. */
+function MonthlyTotals() {
+  const query = useQuery(matrixQuery());
+  return (
+    <section className="card" aria-labelledby="matrix-title">
+      <h2 id="matrix-title">Totals by month</h2>
+      <DataTable
+        caption="Totals by month and type"
+        columns={MATRIX_COLUMNS}
+        rows={query.data?.matrix}
+        rowKey={(m) => `${m.month}:${m.transaction_type}`}
+        status={query}
+        empty="No transactions yet."
+        noun={['total', 'totals']}
+        testId="transaction-matrix"
+        csvName="transaction-totals"
+        initialSort={{ id: 'month', desc: true }}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,124 @@
+import { expect, test } from '@playwright/test';
+import { E2E_ADMIN } from '../../playwright.config.ts';
+import { TRANSFER_MESSAGES } from '../../src/shared/transfers.ts';
+import {
+  creditByApi,
+  csrfHeaders,
+  fillSignIn,
+  type Member,
+  memberIdOf,
+  newMember,
+  registerByApi,
+  setActiveByApi,
+  signInAdminByApi,
+  signInByApi,
+  transferByApi,
+} from './helpers.ts';
+
+// An admin on a desktop: /admin/topup lists every member's top-ups from GET /tr/all (with a CSV of
+// the whole filter), every transaction on a tab of its own, the transfers waiting for review with
+// Approve and Reject (PATCH /transactions/{id}), and the per-month totals of GET /tr/matrix.
+
+let buyer: Member;
+let payee: Member;
+const planName = `E2E Topup ${Date.now().toString(36)}`;
+
+test.beforeAll(async ({ playwright }, testInfo) => {
+  const baseURL = testInfo.project.use.baseURL;
+  const admin = await playwright.request.newContext({ baseURL });
+  const buyerApi = await playwright.request.newContext({ baseURL });
+  try {
+    buyer = newMember('buyer');
+    payee = newMember('payee');
+    await registerByApi(buyerApi, buyer);
+    await registerByApi(buyerApi, payee);
+    await signInAdminByApi(admin);
+    const plan = await admin.post('/api/v1/plans/add', {
+      headers: await csrfHeaders(admin),
+      data: {
+        name: planName,
+        min_amount: '10.00',
+        max_amount: '500.00',
+        roi_percent: '1.00',
+        duration_days: 30,
+      },
+    });
+    expect(plan.status(), await plan.text()).toBe(201);
+    const planId = ((await plan.json()) as { plan: { id: string } }).plan.id;
+    const buyerId = await memberIdOf(admin, buyer.email);
+    await creditByApi(admin, buyerId, '6000.00');
+    await setActiveByApi(admin, buyerId);
+    await signInByApi(buyerApi, buyer);
+    const topup = await buyerApi.post('/api/v1/topup/add', {
+      headers: { ...(await csrfHeaders(buyerApi)), 'Idempotency-Key': crypto.randomUUID() },
+      data: { plan_id: planId, amount: '250.00' },
+    });
+    expect(topup.status(), await topup.text()).toBe(201);
+    const payeeId = await memberIdOf(admin, payee.email);
+    const held = await transferByApi(buyerApi, {
+      userto_id: payeeId,
+      amount: '5000.00',
+      from: 'business',
+      to: 'business',
+      desc: 'E2E review me',
+    });
+    expect(held.status).toBe('pending');
+    const closed = await admin.put(`/api/v1/plans/${planId}`, {
+      headers: await csrfHeaders(admin),
+      data: { status: 'inactive' },
+    });
+    expect(closed.status(), await closed.text()).toBe(200);
+  } finally {
+    await admin.dispose();
+    await buyerApi.dispose();
+  }
+});
+
+test('an admin finds a member top-up, exports the list, reads the monthly totals and approves a transfer once', async ({
+  page,
+}) => {
+  await page.goto('/admin-login');
+  await fillSignIn(page, E2E_ADMIN.email, E2E_ADMIN.password);
+  await expect(page).toHaveURL(/\/admin\/dashboard$/);
+  await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Top-ups' }).click();
+  await expect(page).toHaveURL(/\/admin\/topup(\?|$)/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Top-ups and transactions' })).toBeVisible();
+
+  await page.getByLabel('Member').fill(buyer.username);
+  await page.getByRole('button', { name: 'Apply' }).click();
+  const rows = page.locator('[data-transaction-id]');
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText(planName);
+  await expect(rows.first().getByTestId('tx-amount')).toHaveText('−$250.00');
+  await expect(rows.first().getByTestId('tx-member')).toHaveText(buyer.username);
+  const exportLink = page.getByTestId('admin-transactions').getByTestId('export-csv');
+  const href = (await exportLink.getAttribute('href')) ?? '';
+  const exported = new URL(href, page.url()).searchParams;
+  expect([exported.get('transaction_type'), exported.get('user')]).toEqual(['topup', buyer.username]);
+  const csv = await page.request.get(href);
+  expect(csv.status()).toBe(200);
+  expect(await csv.text()).toContain(`${buyer.username},topup,debit,250.00,completed,${planName}`);
+
+  // Every kind: the credit, the top-up and the transfer (listed under the payee it credits).
+  await page.getByRole('tab', { name: 'All transactions' }).click();
+  await expect(rows).toHaveCount(3);
+  await expect(rows.getByTestId('tx-member')).toHaveText([payee.username, buyer.username, buyer.username]);
+
+  const month = new Date().toISOString().slice(0, 7);
+  const totals = page.getByTestId('transaction-matrix');
+  await expect(totals.getByRole('row', { name: new RegExp(`${month} Top-up`) })).toBeVisible();
+
+  await page.getByRole('tab', { name: 'Transfers to review' }).click();
+  const held = rows.filter({ hasText: 'E2E review me' });
+  await expect(held).toHaveCount(1);
+  await held.getByRole('button', { name: 'Approve' }).click();
+  await expect(page.getByRole('status').filter({ hasText: TRANSFER_MESSAGES.approved })).toBeVisible();
+  await expect(held).toHaveCount(0);
+
+  // The payee now has it, completed.
+  await page.getByRole('tab', { name: 'All transactions' }).click();
+  await page.getByLabel('Member').fill(payee.username);
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText('Completed');
+});
