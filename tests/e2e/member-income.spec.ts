@@ -114,6 +114,18 @@ test('a member buys a plan, a run pays the date, and the member sees the income 
     await expect(investment).toContainText('200% cap: $2.00 of $200.00 (1.00%)');
     await expect(investment.getByRole('progressbar')).toHaveAttribute('value', '100');
     await expect(investment.getByText('Active', { exact: true })).toBeVisible();
+
+    // And in their transactions: the ROI payment, from the plan, into Income Working.
+    await page
+      .getByRole('navigation', { name: 'Income transactions' })
+      .getByRole('link', { name: 'ROI income' })
+      .click();
+    await expect(page).toHaveURL(/\/user\/transaction\/roi_transaction$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'ROI income' })).toBeVisible();
+    const rows = page.locator('[data-transaction-id]');
+    await expect(rows).toHaveCount(1);
+    await expect(rows.getByTestId('tx-amount')).toHaveText('+$2.00');
+    await expect(rows.getByTestId('tx-source')).toHaveText(planName);
   } finally {
     if (planId) {
       const closed = await admin.put(`/api/v1/plans/${planId}`, {

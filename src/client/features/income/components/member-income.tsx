@@ -8,6 +8,7 @@ import {
   type MemberInvestment,
 } from '../../../../shared/income.ts';
 import { parseCents } from '../../../../shared/money.ts';
+import { TRANSACTION_TABLE_LABELS } from '../../../../shared/transactions.ts';
 import { formatMoney } from '../../../lib/format.ts';
 import { QueryError } from '../../../ui/query-error.tsx';
 import { Spinner } from '../../../ui/spinner.tsx';
@@ -132,6 +133,18 @@ export function MemberIncome() {
           <PeriodCard title="This month" figures={summary.month} testId="income-month" />
           <PeriodCard title="All time" figures={summary.all_time} testId="income-all" />
         </div>
+        <nav aria-label="Income transactions" className="income-links">
+          {(['roi_transaction', 'activation_transaction', 'level_transaction'] as const).map((table) => (
+            <Link
+              key={table}
+              to="/user/transaction/$table_name"
+              params={{ table_name: table }}
+              className="button"
+            >
+              {TRANSACTION_TABLE_LABELS[table]}
+            </Link>
+          ))}
+        </nav>
       </section>
       <section className="card stack" aria-labelledby="income-chart-title">
         <h2 id="income-chart-title">Last 30 days</h2>
