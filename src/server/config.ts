@@ -108,7 +108,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retryMs: wholeNumber('INCOME_RETRY_MS', env.INCOME_RETRY_MS, 10 * 60_000),
       catchUpDays: Math.max(1, wholeNumber('INCOME_CATCH_UP_DAYS', env.INCOME_CATCH_UP_DAYS, 30)),
       leaseMs: Math.max(500, wholeNumber('INCOME_LEASE_MS', env.INCOME_LEASE_MS, 60_000)),
-      chunkSize: Math.max(1, wholeNumber('INCOME_CHUNK_SIZE', env.INCOME_CHUNK_SIZE, 2000)),
+      chunkSize: Math.max(1, wholeNumber('INCOME_CHUNK_SIZE', env.INCOME_CHUNK_SIZE, 5000)),
       chunkPauseMs: wholeNumber('INCOME_CHUNK_PAUSE_MS', env.INCOME_CHUNK_PAUSE_MS, 0),
     },
   };

@@ -23,6 +23,12 @@ const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 20_000);
 const INVESTMENTS_PER_MEMBER = Number(process.env.BENCH_INVESTMENTS_PER_MEMBER ?? 5);
 const POSTGRES_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const BATCH = 500;
+// The run's settings as a server reads them (INCOME_CHUNK_SIZE, INCOME_CHUNK_PAUSE_MS), else its defaults.
+const OPTIONS = {
+  ...DEFAULT_INCOME_OPTIONS,
+  chunkSize: Number(process.env.INCOME_CHUNK_SIZE ?? DEFAULT_INCOME_OPTIONS.chunkSize),
+  chunkPauseMs: Number(process.env.INCOME_CHUNK_PAUSE_MS ?? DEFAULT_INCOME_OPTIONS.chunkPauseMs),
+};
 
 const memberId = (i: number) => `bench-member-${String(i).padStart(6, '0')}`;
 const sponsorOf = (i: number) =>
@@ -161,20 +167,20 @@ async function bench(label: string, db: Db): Promise<Record<string, string | num
   const rowsBefore = await ledgerRows(db);
 
   started = performance.now();
-  const first = await runIncomeDate(db, { date, trigger: 'admin', startedBy: null }, DEFAULT_INCOME_OPTIONS);
+  const first = await runIncomeDate(db, { date, trigger: 'admin', startedBy: null }, OPTIONS);
   const firstSeconds = (performance.now() - started) / 1000;
   const written = (await ledgerRows(db)) - rowsBefore;
   if (first.kind !== 'paid') throw new Error(`the first run did not pay: ${first.kind}`);
 
   started = performance.now();
-  const second = await runIncomeDate(db, { date, trigger: 'admin', startedBy: null }, DEFAULT_INCOME_OPTIONS);
+  const second = await runIncomeDate(db, { date, trigger: 'admin', startedBy: null }, OPTIONS);
   const secondSeconds = (performance.now() - started) / 1000;
   if (second.kind !== 'completed') throw new Error(`the second run was not refused: ${second.kind}`);
 
   // A retry of the whole date: every chunk is read again and nothing is left to pay.
   await db.updateTable('income_runs').set({ status: 'failed' }).where('run_date', '=', date).execute();
   started = performance.now();
-  const retry = await runIncomeDate(db, { date, trigger: 'admin', startedBy: null }, DEFAULT_INCOME_OPTIONS);
+  const retry = await runIncomeDate(db, { date, trigger: 'admin', startedBy: null }, OPTIONS);
   const retrySeconds = (performance.now() - started) / 1000;
   if (retry.kind !== 'paid' || retry.totals.investments !== 0)
     throw new Error('the retry paid something again');

@@ -36,7 +36,7 @@ export type IncomeRunOptions = {
   chunkPauseMs: number;
 };
 
-export const DEFAULT_INCOME_OPTIONS: IncomeRunOptions = { leaseMs: 60_000, chunkSize: 2000, chunkPauseMs: 0 };
+export const DEFAULT_INCOME_OPTIONS: IncomeRunOptions = { leaseMs: 60_000, chunkSize: 5000, chunkPauseMs: 0 };
 
 export type RunRequest = {
   date: string;
