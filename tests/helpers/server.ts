@@ -15,8 +15,14 @@ export type TestServer = App & { baseUrl: string; stop: () => Promise<void> };
 
 export const ADMIN = { email: 'root-admin@example.com', password: 'Root-Admin-Pass-2026' };
 
-export async function startServer(env: Record<string, string> = {}): Promise<TestServer> {
-  const dialect = process.env.TEST_DIALECT === 'postgres' ? 'postgres' : 'sqlite';
+/**
+ * The real server in this process, on the project's database (TEST_DIALECT), or on `dialect` for a
+ * suite about one database's behaviour (row locks are PostgreSQL's).
+ */
+export async function startServer(
+  env: Record<string, string> = {},
+  dialect: 'sqlite' | 'postgres' = process.env.TEST_DIALECT === 'postgres' ? 'postgres' : 'sqlite',
+): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'platform-test-'));
   const schema = `t_${randomBytes(6).toString('hex')}`;
   if (dialect === 'postgres') await adminQuery(`create schema ${schema}`);

@@ -165,7 +165,9 @@ export async function sendTransfer(
       !(await addToDailyTotal(trx, senderId, utcDay(now), input.amount, DAILY_TRANSFER_LIMIT_CENTS))
     )
       throw new AppError(422, TRANSFER_MESSAGES.dailyLimit);
-    const move = moveOf(senderId, recipient.id, input);
+    // The ledger row carries the same instant the counter was charged for: a reject later gives the
+    // amount back to the day it was counted on, even for a transfer made at midnight UTC.
+    const move = { ...moveOf(senderId, recipient.id, input), createdAt: now };
     const row = review ? await holdTransfer(trx, move) : await postTransfer(trx, move);
     if (!review && !toSelf) await notifyMoneyReceived(trx, receivedNotice(row, input, sender, recipient));
     return sentOutcome(row, input, sender, recipient);
@@ -173,10 +175,15 @@ export async function sendTransfer(
 }
 
 /**
- * PostgreSQL: the members are read, then every write (daily counter, accounts in id order or the hold,
- * ledger row, Idempotency-Key record) is one statement, its own transaction (migration 0008): one round
- * trip instead of seven. A refusal undoes all of it. As in runOnce, a failure first looks for a stored
- * answer under the key: a repeat, or a concurrent request with the same key that committed first.
+ * PostgreSQL: every write (daily counter, accounts in id order or the hold, ledger row, Idempotency-Key
+ * record) is one statement (migration 0008). A repeat under a key is answered from the stored answer
+ * before any rule is checked again (the member may have been deactivated since the first request
+ * succeeded). Otherwise, in one transaction: the members' rows are read and locked for share (a block
+ * or deactivation waits for this transfer, or this transfer sees it), the recipient's notification is
+ * written when money reaches another member, and last the money statement, so the accounts' rows stay
+ * locked only for it and the COMMIT. A refusal raised by the money statement undoes all of it. As in
+ * runOnce, a failure looks for a stored answer under the key: a concurrent request with the same key
+ * that committed first.
  */
 async function sendInOneStatement(
   db: Db,
@@ -187,40 +194,36 @@ async function sendInOneStatement(
   idempotencyKey: string | undefined,
   request: unknown,
 ): Promise<Outcome> {
-  const { sender, recipient } = await partiesOf(db, senderId, input, toSelf);
-  const row = newRow(moveOf(senderId, recipient.id, input), review ? 'pending' : 'single');
-  const outcome = sentOutcome(row, input, sender, recipient);
-  let result: Awaited<ReturnType<typeof transferInOneStatement>>;
+  const repeat = await replayOf(db, senderId, idempotencyKey, request);
+  if (repeat) return repeat;
+  let sent: { result: Awaited<ReturnType<typeof transferInOneStatement>>; outcome: Outcome };
   try {
-    const statement = {
-      row,
-      debitFirst: row.debit_account_id < row.credit_account_id,
-      daily: toSelf
-        ? null
-        : { userId: senderId, day: utcDay(row.created_at), limitCents: DAILY_TRANSFER_LIMIT_CENTS },
-      key: keyRecord(senderId, idempotencyKey, request, outcome),
-    };
-    // Money reaching another member: their notification is written in the same transaction. It goes
-    // first, so the accounts' rows stay locked only for the money statement and the COMMIT (a member
-    // receiving from many at once would otherwise queue them all behind the notification's round
-    // trips); a refusal raised by the money statement aborts the transaction, and its COMMIT rolls the
-    // notification back. Anything else stays one statement.
-    result =
-      review || toSelf
-        ? await transferInOneStatement(db, statement)
-        : await db.transaction().execute(async (trx) => {
-            await notifyMoneyReceived(trx, receivedNotice(row, input, sender, recipient));
-            return transferInOneStatement(trx, statement);
-          });
+    sent = await db.transaction().execute(async (trx) => {
+      const { sender, recipient } = await partiesOf(trx, senderId, input, toSelf);
+      const row = newRow(moveOf(senderId, recipient.id, input), review ? 'pending' : 'single');
+      const outcome = sentOutcome(row, input, sender, recipient);
+      const statement = {
+        row,
+        debitFirst: row.debit_account_id < row.credit_account_id,
+        daily: toSelf
+          ? null
+          : { userId: senderId, day: utcDay(row.created_at), limitCents: DAILY_TRANSFER_LIMIT_CENTS },
+        key: keyRecord(senderId, idempotencyKey, request, outcome),
+      };
+      if (!review && !toSelf) await notifyMoneyReceived(trx, receivedNotice(row, input, sender, recipient));
+      return { result: await transferInOneStatement(trx, statement), outcome };
+    });
   } catch (error) {
     const earlier = await replayOf(db, senderId, idempotencyKey, request);
     if (earlier) return earlier;
     throw error;
   }
-  if (result === 'ok') return outcome;
+  if (sent.result === 'ok') return sent.outcome;
   const earlier = await replayOf(db, senderId, idempotencyKey, request);
   if (earlier) return earlier;
-  throw result === 'daily_limit' ? new AppError(422, TRANSFER_MESSAGES.dailyLimit) : insufficientBalance();
+  throw sent.result === 'daily_limit'
+    ? new AppError(422, TRANSFER_MESSAGES.dailyLimit)
+    : insufficientBalance();
 }
 
 /** Spec 3 "Transfer history response": a member's own transfers (an admin may read anyone's). */

@@ -76,6 +76,8 @@ export type Move = {
   reference?: string | null;
   description?: string | null;
   createdBy?: string | null;
+  /** The row's timestamp when the caller already counted it somewhere (a daily limit); else now. */
+  createdAt?: string;
 };
 
 /** A new immutable ledger row for `move`, checked (positive cents, two accounts); written by the caller. */
@@ -98,7 +100,7 @@ export function newRow(
     reference: move.reference ?? null,
     description: move.description ?? null,
     created_by: move.createdBy ?? null,
-    created_at: new Date().toISOString(),
+    created_at: move.createdAt ?? new Date().toISOString(),
   };
 }
 
