@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MONEY_NOTIFICATIONS } from '../../src/shared/notifications.ts';
 import { WITHDRAWAL_MESSAGES as M } from '../../src/shared/withdrawals.ts';
 import { type ApiClient, signedInAdminClient, signedInMember } from '../helpers/client.ts';
+import { type FakePushService, startFakePushService } from '../helpers/fake-push-service.ts';
 import { expectBooksBalanced } from '../helpers/income.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { startSmtp, type TestSmtp } from '../helpers/smtp.ts';
@@ -15,14 +16,22 @@ import { accountCents, type Payee, payee, TX_HASH, withdrawalCode } from '../hel
 let smtp: TestSmtp;
 let server: TestServer;
 let admin: ApiClient;
+let pushService: FakePushService;
 beforeAll(async () => {
   smtp = await startSmtp();
-  server = await startServer({ SMTP_URL: smtp.url, MAIL_POLL_MS: '50', TRUST_PROXY: '127.0.0.1' });
+  pushService = await startFakePushService();
+  server = await startServer({
+    SMTP_URL: smtp.url,
+    MAIL_POLL_MS: '50',
+    TRUST_PROXY: '127.0.0.1',
+    PUSH_ALLOW_LOOPBACK: 'true',
+  });
   admin = await signedInAdminClient(server.baseUrl);
 });
 afterAll(async () => {
   await server?.stop();
   await smtp?.stop();
+  await pushService?.stop();
 });
 
 const cents = (id: string) => accountCents(server.db, id);
@@ -132,6 +141,29 @@ describe('PUT /withdrawalrequest/{id}', () => {
     // No longer open: the member may ask again.
     const otp = await withdrawalCode(smtp, p);
     expect((await p.client.post('/withdrawalrequest/add', { amount: '50', otp }, p.from)).status).toBe(201);
+  });
+
+  it('pushes the decision to the member’s devices', async () => {
+    const { p, id } = await pending('25');
+    const device = pushService.subscription(`/send/withdrawal-${id}`);
+    const subscribed = await p.client.post('/push/subscriptions', {
+      endpoint: device.endpoint,
+      keys: device.keys,
+    });
+    expect(subscribed.status, subscribed.text).toBe(201);
+    const res = await decide(id, {
+      status: 'rejected',
+      amount: '25',
+      user_id: p.id,
+      reason: 'Please use BEP20',
+    });
+    expect(res.status).toBe(200);
+    const message = await pushService.waitFor(`/send/withdrawal-${id}`);
+    expect(JSON.parse(device.decrypt(message.body))).toMatchObject({
+      title: MONEY_NOTIFICATIONS.withdrawalRejectedTitle,
+      body: MONEY_NOTIFICATIONS.withdrawalRejected({ amount: '25.00', reason: 'Please use BEP20' }),
+      url: '/user/withdrawal',
+    });
   });
 
   it('lets the member cancel their own pending request, once', async () => {
