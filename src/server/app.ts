@@ -29,6 +29,7 @@ import { registerProfileRoutes } from './modules/profile/profile.routes.ts';
 import { registerPushRoutes } from './modules/push/push.routes.ts';
 import { configurePush } from './modules/push/push.service.ts';
 import { loadOrCreateVapidKeys } from './modules/push/vapid-keys.ts';
+import { registerTeamRoutes } from './modules/team/team.routes.ts';
 import { registerTicketsRoutes } from './modules/tickets/tickets.routes.ts';
 import { registerCodesRoutes } from './modules/topups/codes.routes.ts';
 import { registerTopupsRoutes } from './modules/topups/topups.routes.ts';
@@ -168,6 +169,7 @@ export async function buildApp(config: Config): Promise<App> {
       registerIncomeRoutes(api, { db, income: config.income });
       registerTransactionsRoutes(api, { db });
       registerWithdrawalsRoutes(api, { db });
+      registerTeamRoutes(api, { db });
     },
     { prefix: '/api/v1' },
   );
