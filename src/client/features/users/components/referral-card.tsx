@@ -1,3 +1,4 @@
+import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import toast from 'react-hot-toast';
 import { COPIED_LABEL_MS } from '../../../../shared/constants.ts';
@@ -54,6 +55,10 @@ export function ReferralCard({ code }: { code: string }) {
           </button>
         ) : null}
       </div>
+      <p className="row">
+        <Link to="/user/direct-members">Direct members</Link>
+        <Link to="/user/refferral-tree">Referral tree</Link>
+      </p>
     </section>
   );
 }
