@@ -168,11 +168,16 @@ describe('PUT /withdrawalrequest/{id}', () => {
 
   it('lets the member cancel their own pending request, once', async () => {
     const { p, id } = await pending('30');
-    const res = await p.client.request('DELETE', `/withdrawalrequest/${id}`);
+    const key = { 'Idempotency-Key': `cancel-${id}` };
+    const res = await p.client.request('DELETE', `/withdrawalrequest/${id}`, { headers: key });
     expect(res.status).toBe(200);
     expect(res.body.message).toBe(M.cancelled);
     expect(res.body.withdrawal.status).toBe('cancelled');
     expect(await cents(`${p.id}:working`)).toEqual({ balance: 3_000, held: 0, available: 3_000 });
+    // A retry of the same cancel (its answer lost) gets the first answer; a new one is a 409.
+    const retry = await p.client.request('DELETE', `/withdrawalrequest/${id}`, { headers: key });
+    expect(retry.status).toBe(200);
+    expect(retry.body).toEqual(res.body);
     expect((await p.client.request('DELETE', `/withdrawalrequest/${id}`)).status).toBe(409);
     const approve = await decide(id, { status: 'approved', amount: '30', user_id: p.id, tx_hash: TX_HASH });
     expect(approve.status).toBe(409);

@@ -336,7 +336,7 @@ type Closing = 'approved' | 'rejected' | 'cancelled';
 function close(request: Request, how: Closing, naming = { cents: request.cents, member: request.member }) {
   const owner = members[request.member] as Member;
   if (how === 'cancelled')
-    return sessionOf(server.db, owner.id).then((s) => cancelWithdrawal(server.db, s, request.id));
+    return sessionOf(server.db, owner.id).then((s) => cancelWithdrawal(server.db, s, request.id, undefined));
   return decideWithdrawal(
     server.db,
     admin,
@@ -481,7 +481,7 @@ async function apply(model: Model, s: Step): Promise<string> {
       if (s.what === 'stranger') {
         // Another member's request is not theirs to cancel (a 404, as if it did not exist).
         const stranger = await sessionOf(server.db, (members[other] as Member).id);
-        await expectRefused(() => cancelWithdrawal(server.db, stranger, request.id), 404);
+        await expectRefused(() => cancelWithdrawal(server.db, stranger, request.id, undefined), 404);
         return 'a stranger’s cancel refused';
       }
       const naming =

@@ -409,10 +409,18 @@ function noticeOf(w: Withdrawal): { title: string; body: string } {
   };
 }
 
-/** DELETE /withdrawalrequest/{id}: the member cancels their own pending request; its holds are voided. */
-export async function cancelWithdrawal(db: Db, asker: SessionUser, id: string): Promise<Outcome> {
+/**
+ * DELETE /withdrawalrequest/{id}: the member cancels their own pending request; its holds are voided.
+ * A retry under the same Idempotency-Key (say, after a lost answer) gets the first answer, not a 409.
+ */
+export async function cancelWithdrawal(
+  db: Db,
+  asker: SessionUser,
+  id: string,
+  idempotencyKey: string | undefined,
+): Promise<Outcome> {
   memberOnly(asker);
-  return db.transaction().execute(async (trx) => {
+  return runOnce(db, asker.user.id, idempotencyKey, { route: 'withdrawal-cancel', id }, async (trx) => {
     const row = await findWithdrawal(trx, id);
     if (!row || row.user_id !== asker.user.id) throw notFound(M.notFound);
     const closed = await closeWithdrawal(trx, id, {
