@@ -12,7 +12,9 @@ function DirectMembersPage() {
       <header>
         <h1>{TEAM_TEXT.directTitle}</h1>
         <p className="muted">Members who joined with your referral link.</p>
-        <Link to="/user/refferral-tree">{TEAM_TEXT.treeTitle}</Link>
+        <Link to="/user/refferral-tree" className="button">
+          {TEAM_TEXT.treeTitle}
+        </Link>
       </header>
       {member ? <DirectMembers memberId={member.id} /> : null}
     </div>

@@ -15,7 +15,9 @@ function ReferralTreePage() {
         <p className="muted">
           Your whole team, level by level. Team business is every investment below a member.
         </p>
-        <Link to="/user/direct-members">{TEAM_TEXT.directTitle}</Link>
+        <Link to="/user/direct-members" className="button">
+          {TEAM_TEXT.directTitle}
+        </Link>
       </header>
       {member ? <TeamTree memberId={member.id} /> : null}
     </div>

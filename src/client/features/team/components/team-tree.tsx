@@ -131,18 +131,18 @@ export function TeamTree({ memberId }: { memberId: string }) {
   const rows = visibleRows(tree, open);
   return (
     <div className="stack team-tree">
-      <form className="row" aria-label={TEAM_TEXT.searchTree} onSubmit={find}>
-        <label className="visually-hidden" htmlFor="team-search">
-          {TEAM_TEXT.searchTree}
+      <form className="table-search" onSubmit={find}>
+        <label className="field">
+          <span>{TEAM_TEXT.searchTree}</span>
+          <input
+            type="search"
+            name="search"
+            autoComplete="off"
+            value={search}
+            minLength={2}
+            onChange={(e) => setSearch(e.target.value)}
+          />
         </label>
-        <input
-          id="team-search"
-          type="search"
-          placeholder={TEAM_TEXT.searchTree}
-          value={search}
-          minLength={2}
-          onChange={(e) => setSearch(e.target.value)}
-        />
         <button type="submit" className="button">
           Search
         </button>
@@ -159,7 +159,7 @@ export function TeamTree({ memberId }: { memberId: string }) {
           <ul className="team-matches" aria-label="Search results">
             {matches.map((m) => (
               <li key={m.id}>
-                <button type="button" className="button small" onClick={() => reveal(m.path)}>
+                <button type="button" className="button" onClick={() => reveal(m.path)}>
                   @{m.username} <span className="muted">{TEAM_TEXT.level(m.level)}</span>
                 </button>
               </li>
@@ -209,7 +209,7 @@ export function TeamTree({ memberId }: { memberId: string }) {
               {isOpen && node.children_more > 0 ? (
                 <button
                   type="button"
-                  className="button small"
+                  className="button"
                   disabled={busy === node.id}
                   onClick={() => load(tree, node.id, true).catch(() => undefined)}
                 >

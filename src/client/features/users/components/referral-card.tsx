@@ -56,8 +56,12 @@ export function ReferralCard({ code }: { code: string }) {
         ) : null}
       </div>
       <p className="row">
-        <Link to="/user/direct-members">Direct members</Link>
-        <Link to="/user/refferral-tree">Referral tree</Link>
+        <Link to="/user/direct-members" className="button">
+          Direct members
+        </Link>
+        <Link to="/user/refferral-tree" className="button">
+          Referral tree
+        </Link>
       </p>
     </section>
   );
