@@ -154,7 +154,7 @@ export function AdminManualDeposits({
         pageSize={25}
         toolbar={
           <SelectField
-            label="Manual deposit status"
+            label="Filter manual deposits"
             name="manual-status"
             value={status ?? ''}
             onChange={(e) => onStatus((e.target.value || undefined) as DepositStatus | undefined)}
@@ -239,13 +239,13 @@ function DecisionDialog({
         <form className="form" onSubmit={submit} noValidate aria-busy={busy}>
           <p>
             {decision.deposit.fullname} ({decision.deposit.email}) reports a deposit of{' '}
-            {formatMoney(decision.deposit.amount)} USD, transaction{' '}
+            {formatMoney(decision.deposit.amount)}, transaction{' '}
             <span className="deposit-hash">{decision.deposit.tx_hash}</span>.
           </p>
           {approve ? (
             <p>
-              Approving adds {formatMoney(decision.deposit.amount)} USD to the member’s Active Wallet, once.
-              To credit another amount, reject it with a reason instead.
+              Approving adds {formatMoney(decision.deposit.amount)} to the member’s Active Wallet, once. To
+              credit another amount, reject it with a reason instead.
             </p>
           ) : (
             <TextAreaField

@@ -52,7 +52,7 @@ export function ManualDepositForm() {
   }
 
   return (
-    <section className="card stack" aria-labelledby="manual-deposit-title">
+    <section className="card stack" aria-labelledby="manual-deposit-title" data-testid="manual-deposit-card">
       <h2 id="manual-deposit-title">Manual deposit</h2>
       <p className="muted">
         Paid from your own wallet? Send us the amount and the transaction hash; an admin checks it and credits

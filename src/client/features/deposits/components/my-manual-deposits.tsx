@@ -16,8 +16,8 @@ function columns(onCancel: (d: ManualDeposit) => void): DataColumn<ManualDeposit
   return [
     {
       id: 'amount',
-      header: 'Amount (USD)',
-      cell: (d) => <strong data-testid="manual-deposit-amount">{formatMoney(d.amount)} USD</strong>,
+      header: 'Amount',
+      cell: (d) => <strong data-testid="manual-deposit-amount">{formatMoney(d.amount)}</strong>,
       sortValue: (d) => parseCents(d.amount) ?? 0,
       csv: (d) => d.amount,
       className: 'num',
@@ -105,7 +105,7 @@ export function MyManualDeposits() {
   }
 
   return (
-    <div className="deposit-history">
+    <div className="deposit-history" data-testid="manual-deposit-list">
       <MessageBanner banner={banner} />
       <DataTable
         caption="Your manual deposits"
@@ -127,8 +127,8 @@ export function MyManualDeposits() {
         {cancelling ? (
           <>
             <p>
-              Your manual deposit of {formatMoney(cancelling.amount)} USD will not be checked. You can send
-              the same transaction again later.
+              Your manual deposit of {formatMoney(cancelling.amount)} will not be checked. You can send the
+              same transaction again later.
             </p>
             <div className="modal-actions">
               <button type="button" className="button" onClick={() => setCancelling(null)} disabled={busy}>
