@@ -474,6 +474,8 @@ describe('cancelling (DELETE /deposite/{id})', () => {
       .where('target_id', '=', pending.id)
       .execute();
     expect(audit.map((a) => a.action)).toEqual(['deposit.cancel']);
+    const notes = await member.client.get(`/notifications/user/${member.auth.id}`);
+    expect(JSON.stringify(notes.body)).toContain(DEPOSIT_MESSAGES.cancelledByAdminText('13.00'));
 
     const approvedOne = await pendingDeposit(member, '14.00');
     expect((await approve(approvedOne)).status).toBe(200);
