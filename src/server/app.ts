@@ -18,6 +18,7 @@ import { registerAuditRoutes } from './modules/audit/audit.routes.ts';
 import { registerAuthRoutes } from './modules/auth/auth.routes.ts';
 import { getOrCreateSecret } from './modules/auth/secrets.repository.ts';
 import { registerSessionsRoutes } from './modules/auth/sessions.routes.ts';
+import { registerDepositsRoutes } from './modules/deposits/deposits.routes.ts';
 import { registerHealthRoutes } from './modules/health.routes.ts';
 import { registerIncomeRoutes } from './modules/income/income.routes.ts';
 import { registerMailRoutes } from './modules/mail/mail.routes.ts';
@@ -168,8 +169,12 @@ export async function buildApp(config: Config): Promise<App> {
       registerCodesRoutes(api, { db });
       registerIncomeRoutes(api, { db, income: config.income });
       registerTransactionsRoutes(api, { db });
-      registerWithdrawalsRoutes(api, { db });
+<<<<<<< HEAD
+      registerWithdrawalsRoutes(api, db );
       registerTeamRoutes(api, { db });
+=======
+      registerDepositsRoutes(api, db, dataDir: config.dataDir );
+>>>>>>> manual-deposits
     },
     { prefix: '/api/v1' },
   );
