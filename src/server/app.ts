@@ -169,12 +169,9 @@ export async function buildApp(config: Config): Promise<App> {
       registerCodesRoutes(api, { db });
       registerIncomeRoutes(api, { db, income: config.income });
       registerTransactionsRoutes(api, { db });
-<<<<<<< HEAD
-      registerWithdrawalsRoutes(api, db );
+      registerWithdrawalsRoutes(api, { db });
       registerTeamRoutes(api, { db });
-=======
-      registerDepositsRoutes(api, db, dataDir: config.dataDir );
->>>>>>> manual-deposits
+      registerDepositsRoutes(api, { db, dataDir: config.dataDir });
     },
     { prefix: '/api/v1' },
   );
