@@ -19,6 +19,7 @@ import { registerAuthRoutes } from './modules/auth/auth.routes.ts';
 import { getOrCreateSecret } from './modules/auth/secrets.repository.ts';
 import { registerSessionsRoutes } from './modules/auth/sessions.routes.ts';
 import { registerDepositsRoutes } from './modules/deposits/deposits.routes.ts';
+import { registerDisclosureRoutes } from './modules/disclosure/disclosure.routes.ts';
 import { registerHealthRoutes } from './modules/health.routes.ts';
 import { registerIncomeRoutes } from './modules/income/income.routes.ts';
 import { registerMailRoutes } from './modules/mail/mail.routes.ts';
@@ -172,6 +173,7 @@ export async function buildApp(config: Config): Promise<App> {
       registerWithdrawalsRoutes(api, { db });
       registerTeamRoutes(api, { db });
       registerDepositsRoutes(api, { db, dataDir: config.dataDir });
+      registerDisclosureRoutes(api, { db });
     },
     { prefix: '/api/v1' },
   );
