@@ -13,6 +13,7 @@ import { Route as IndexRouteImport } from './../routes/index'
 import { Route as AdminRouteImport } from './../routes/admin'
 import { Route as AdminLoginRouteImport } from './../routes/admin-login'
 import { Route as ForgotPasswordRouteImport } from './../routes/forgot-password'
+import { Route as IncomeDisclosureRouteImport } from './../routes/income-disclosure'
 import { Route as LoginRouteImport } from './../routes/login'
 import { Route as RegistrationRouteImport } from './../routes/registration'
 import { Route as ResetPasswordRouteImport } from './../routes/reset-password'
@@ -70,6 +71,11 @@ const AdminLoginRoute = AdminLoginRouteImport.update({
 const ForgotPasswordRoute = ForgotPasswordRouteImport.update({
   id: '/forgot-password',
   path: '/forgot-password',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const IncomeDisclosureRoute = IncomeDisclosureRouteImport.update({
+  id: '/income-disclosure',
+  path: '/income-disclosure',
   getParentRoute: () => rootRouteImport,
 } as any)
 const LoginRoute = LoginRouteImport.update({
@@ -271,6 +277,7 @@ export interface FileRoutesByFullPath {
   '/admin': typeof AdminRouteWithChildren
   '/admin-login': typeof AdminLoginRoute
   '/forgot-password': typeof ForgotPasswordRoute
+  '/income-disclosure': typeof IncomeDisclosureRoute
   '/login': typeof LoginRoute
   '/registration': typeof RegistrationRoute
   '/reset-password': typeof ResetPasswordRoute
@@ -315,6 +322,7 @@ export interface FileRoutesByTo {
   '/admin': typeof AdminRouteWithChildren
   '/admin-login': typeof AdminLoginRoute
   '/forgot-password': typeof ForgotPasswordRoute
+  '/income-disclosure': typeof IncomeDisclosureRoute
   '/login': typeof LoginRoute
   '/registration': typeof RegistrationRoute
   '/reset-password': typeof ResetPasswordRoute
@@ -360,6 +368,7 @@ export interface FileRoutesById {
   '/admin': typeof AdminRouteWithChildren
   '/admin-login': typeof AdminLoginRoute
   '/forgot-password': typeof ForgotPasswordRoute
+  '/income-disclosure': typeof IncomeDisclosureRoute
   '/login': typeof LoginRoute
   '/registration': typeof RegistrationRoute
   '/reset-password': typeof ResetPasswordRoute
@@ -406,6 +415,7 @@ export interface FileRouteTypes {
     | '/admin'
     | '/admin-login'
     | '/forgot-password'
+    | '/income-disclosure'
     | '/login'
     | '/registration'
     | '/reset-password'
@@ -450,6 +460,7 @@ export interface FileRouteTypes {
     | '/admin'
     | '/admin-login'
     | '/forgot-password'
+    | '/income-disclosure'
     | '/login'
     | '/registration'
     | '/reset-password'
@@ -494,6 +505,7 @@ export interface FileRouteTypes {
     | '/admin'
     | '/admin-login'
     | '/forgot-password'
+    | '/income-disclosure'
     | '/login'
     | '/registration'
     | '/reset-password'
@@ -539,6 +551,7 @@ export interface RootRouteChildren {
   AdminRoute: typeof AdminRouteWithChildren
   AdminLoginRoute: typeof AdminLoginRoute
   ForgotPasswordRoute: typeof ForgotPasswordRoute
+  IncomeDisclosureRoute: typeof IncomeDisclosureRoute
   LoginRoute: typeof LoginRoute
   RegistrationRoute: typeof RegistrationRoute
   ResetPasswordRoute: typeof ResetPasswordRoute
@@ -575,6 +588,13 @@ declare module '@tanstack/react-router' {
       path: '/forgot-password'
       fullPath: '/forgot-password'
       preLoaderRoute: typeof ForgotPasswordRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/income-disclosure': {
+      id: '/income-disclosure'
+      path: '/income-disclosure'
+      fullPath: '/income-disclosure'
+      preLoaderRoute: typeof IncomeDisclosureRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/login': {
@@ -932,6 +952,7 @@ const rootRouteChildren: RootRouteChildren = {
   AdminRoute: AdminRouteWithChildren,
   AdminLoginRoute: AdminLoginRoute,
   ForgotPasswordRoute: ForgotPasswordRoute,
+  IncomeDisclosureRoute: IncomeDisclosureRoute,
   LoginRoute: LoginRoute,
   RegistrationRoute: RegistrationRoute,
   ResetPasswordRoute: ResetPasswordRoute,

@@ -101,6 +101,11 @@ export function SiteFooter({ buildYear }: { buildYear: number }) {
               </a>
             </li>
             <li>
+              <a className="footer-link" href="/income-disclosure">
+                Income disclosure
+              </a>
+            </li>
+            <li>
               <a className="footer-link" href="/registration">
                 Sign Up
               </a>
