@@ -58,6 +58,9 @@ function MemberDashboard() {
         <Link to="/user/income" className="button">
           Income and investments
         </Link>
+        <Link to="/user/withdrawal" className="button">
+          Withdraw
+        </Link>
         <Link to="/user/profile/$id" params={{ id: member.id }} className="button">
           Profile and payout addresses
         </Link>
