@@ -43,6 +43,7 @@ import { registerUploadsRoutes } from './modules/uploads/uploads.routes.ts';
 import { MAX_UPLOAD_BYTES } from './modules/uploads/uploads.service.ts';
 import { registerUsersRoutes } from './modules/users/users.routes.ts';
 import { registerWalletsRoutes } from './modules/wallets/wallets.routes.ts';
+import { registerWithdrawalsRoutes } from './modules/withdrawals/withdrawals.routes.ts';
 
 export type App = { app: FastifyInstance; db: Db; dialect: Dialect };
 
@@ -166,6 +167,7 @@ export async function buildApp(config: Config): Promise<App> {
       registerCodesRoutes(api, { db });
       registerIncomeRoutes(api, { db, income: config.income });
       registerTransactionsRoutes(api, { db });
+      registerWithdrawalsRoutes(api, { db });
     },
     { prefix: '/api/v1' },
   );

@@ -44,6 +44,7 @@ export const NOTIFICATION_LINKS = {
   moneyReceived: '/user/transfer?tab=received',
   depositCredited: '/user/deposit-history',
   balanceAdjusted: '/user/dashboard',
+  withdrawal: '/user/withdrawal',
   ticket: (ticketId: string) => `/user/queries/${encodeURIComponent(ticketId)}`,
 } as const;
 
@@ -74,6 +75,15 @@ export const MONEY_NOTIFICATIONS = {
     input.direction === 'credit'
       ? `Support added ${usdText(input.amount)} to your ${input.wallet}. Questions? Open a support ticket.`
       : `Support deducted ${usdText(input.amount)} from your ${input.wallet}. Questions? Open a support ticket.`,
+  withdrawalApprovedTitle: 'Withdrawal paid',
+  withdrawalApproved: (input: { amount: string; net: string; txHash: string }) =>
+    `Your withdrawal of ${usdText(input.amount)} was approved: ${usdText(input.net)} was sent to your payout address (transaction ${input.txHash}).`,
+  compoundApprovedTitle: 'Compound approved',
+  compoundApproved: (input: { amount: string; plan: string }) =>
+    `Your compound of ${usdText(input.amount)} was approved: it is now a new investment in ${input.plan}.`,
+  withdrawalRejectedTitle: 'Withdrawal rejected',
+  withdrawalRejected: (input: { amount: string; reason: string }) =>
+    `Your request of ${usdText(input.amount)} was rejected and the money is available in your balance again. Reason: ${input.reason}`,
 } as const;
 
 export const MAX_NOTIFICATION_TITLE_LENGTH = 200;

@@ -15,6 +15,7 @@ import * as profileAddresses from './migrations/0012-profile-addresses.ts';
 import * as twoFactor from './migrations/0013-two-factor.ts';
 import * as plansAndTopups from './migrations/0014-plans-and-topups.ts';
 import * as dailyIncome from './migrations/0015-daily-income.ts';
+import * as withdrawals from './migrations/0016-withdrawals.ts';
 
 // Migrations are listed here, in order, rather than read from disk, so they run the same from any working directory.
 const migrations: Record<string, Migration> = {
@@ -33,6 +34,7 @@ const migrations: Record<string, Migration> = {
   '0013-two-factor': twoFactor,
   '0014-plans-and-topups': plansAndTopups,
   '0015-daily-income': dailyIncome,
+  '0016-withdrawals': withdrawals,
 };
 
 /**

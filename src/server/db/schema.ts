@@ -349,6 +349,31 @@ export type TopupTable = {
   roi_end_date: string;
 };
 
+/** Issue 16: one withdrawal request and the ledger holds that carry its money. */
+export type WithdrawalTable = {
+  id: string;
+  user_id: string;
+  kind: 'income' | 'roi' | 'principal' | 'compound';
+  amount_cents: number;
+  fee_cents: number;
+  net_amount_cents: number;
+  network: string | null;
+  address: string | null;
+  /** The investment of a roi or principal request. */
+  topup_id: string | null;
+  /** The plan of a compound request's new investment. */
+  plan_id: string | null;
+  status: 'pending' | 'approved' | 'rejected' | 'cancelled';
+  /** The ledger's pending transfer of the net amount; null for a payout an admin recorded (debit). */
+  hold_id: string | null;
+  fee_hold_id: string | null;
+  tx_hash: string | null;
+  reason: string | null;
+  created_at: string;
+  decided_at: string | null;
+  decided_by: string | null;
+};
+
 /** One activation income payment: unique per (top-up, earner, level). */
 export type ActivationIncomeTable = {
   id: string;
@@ -455,4 +480,5 @@ export type Database = {
   topups: TopupTable;
   activation_incomes: ActivationIncomeTable;
   activation_codes: ActivationCodeTable;
+  withdrawals: WithdrawalTable;
 };
