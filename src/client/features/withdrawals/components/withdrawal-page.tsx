@@ -22,18 +22,18 @@ import { WithdrawalForm } from './withdrawal-form.tsx';
 type Member = { id: string; email: string };
 
 /**
- * Why a kind cannot be asked for now, in the server's own words (it says the same when asked): the
- * e-mail, the address and one open request at a time apply to every payout; a compound pays nothing
- * out, so it needs no address.
+ * Why a kind cannot be asked for now, in the server's own words and order (it says the same when
+ * asked): a verified e-mail and one open request at a time for every kind; a usable payout address for
+ * every kind but compound, which pays nothing out.
  */
 export function refusalOf(
   kind: WithdrawalKind,
   options: WithdrawalOptions,
   nowMs: number,
 ): string | undefined {
+  if (!options.email_verified) return WITHDRAWAL_MESSAGES.emailUnverified;
   if (options.open_request) return WITHDRAWAL_MESSAGES.openRequest;
   if (kind === 'compound') return undefined;
-  if (!options.email_verified) return WITHDRAWAL_MESSAGES.emailUnverified;
   if (options.addresses.length === 0) return WITHDRAWAL_MESSAGES.noAddress;
   if (!options.addresses.some((a) => isUsable(a, nowMs))) {
     const first = [...options.addresses].sort((a, b) => a.usable_from.localeCompare(b.usable_from))[0];
