@@ -23,6 +23,7 @@ import {
   signInByApi,
   signInMember,
 } from './helpers.ts';
+import { movePurchaseTo, unpaidPastDate } from './income-dates.ts';
 
 // Issue 16 end to end: a member on a phone asks for a withdrawal with the code mailed to them (read from
 // the run's real SMTP relay, as from their inbox), sees it held with its fee and net, an admin on a
@@ -298,6 +299,122 @@ test('a member cancels a pending request and the money is available again', asyn
     await expect(page.getByTestId('withdrawal-refusal')).toHaveCount(0);
     await expect(page.getByRole('button', { name: WITHDRAWAL_TEXT.send })).toBeEnabled();
   } finally {
+    await ready?.api.dispose();
+    await admin.dispose();
+  }
+});
+
+test('a member asks for the ROI of an investment and an admin turns it down on the ROI requests screen', async ({
+  page,
+  browser,
+  playwright,
+  baseURL,
+}) => {
+  const admin = await playwright.request.newContext({ baseURL });
+  let ready: Ready | undefined;
+  let adminPage: Page | undefined;
+  try {
+    await signInAdminByApi(admin);
+    // One ROI day of 2% on 500.00 pays 10.00, the minimum; a one-day plan has matured the day after.
+    const planName = `E2E Withdraw ${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+    const created = await admin.post('/api/v1/plans/add', {
+      headers: await csrfHeaders(admin),
+      data: {
+        name: planName,
+        min_amount: '10.00',
+        max_amount: '5000.00',
+        roi_percent: '2',
+        duration_days: 1,
+      },
+    });
+    expect(created.status(), await created.text()).toBe(201);
+    const planId = ((await created.json()) as { plan: { id: string } }).plan.id;
+    ready = await readyMember(playwright, baseURL, admin, 'roi');
+    await creditByApi(admin, ready.id, '500.00');
+    const bought = await ready.api.post('/api/v1/topup/add', {
+      headers: { ...(await csrfHeaders(ready.api)), 'Idempotency-Key': crypto.randomUUID() },
+      data: { plan_id: planId, amount: '500.00' },
+    });
+    expect(bought.status(), await bought.text()).toBe(201);
+    const date = await unpaidPastDate(admin);
+    movePurchaseTo(((await bought.json()) as { topup: { id: string } }).topup.id, date);
+    const run = await admin.post('/api/v1/income/run', { headers: await csrfHeaders(admin), data: { date } });
+    expect(run.status(), await run.text()).toBe(200);
+
+    const { member, api } = ready;
+    await signInMember(page, member);
+    await openWithdrawal(page);
+    await expect(page.getByTestId('working-available')).toHaveText('$10.00');
+
+    await test.step('the principal of the matured investment shows its fee and net', async () => {
+      await page.getByRole('tab', { name: WITHDRAWAL_TEXT.tabs.principal }).click();
+      await expect(page.getByTestId('withdrawal-rules')).toHaveText(WITHDRAWAL_RULES_TEXT.principal);
+      await expect(page.getByLabel(WITHDRAWAL_TEXT.investment)).toContainText(planName);
+      await expect(page.getByTestId('figure-amount')).toHaveText('$500.00');
+      await expect(page.getByTestId('figure-fee')).toHaveText('$25.00');
+      await expect(page.getByTestId('figure-net')).toHaveText('$475.00');
+    });
+
+    await test.step('the member asks for the ROI with a mailed code', async () => {
+      await page.getByRole('tab', { name: WITHDRAWAL_TEXT.tabs.roi }).click();
+      await expect(page.getByTestId('withdrawal-rules')).toHaveText(WITHDRAWAL_RULES_TEXT.roi);
+      await expect(page.getByTestId('roi-withdrawable')).toHaveText('$10.00');
+      await page.getByLabel(WITHDRAWAL_TEXT.amount, { exact: true }).fill('10');
+      await expect(page.getByTestId('figure-net')).toHaveText('$9.50');
+      const seen = (await withdrawalMails(api, member.email)).length;
+      await page.getByRole('button', { name: ACCOUNT_TEXT.sendCode, exact: true }).click();
+      await expect(page.getByTestId('banner-success')).toHaveText(ACCOUNT.codeSent);
+      await page.getByLabel(ACCOUNT_TEXT.code).fill(await nextWithdrawalCode(api, member.email, seen));
+      await page.getByRole('button', { name: WITHDRAWAL_TEXT.send }).click();
+      await expect(page.getByTestId('banner-success')).toHaveText(WITHDRAWAL_MESSAGES.requested);
+      const row = page.getByTestId('withdrawal-requests').locator('tbody tr');
+      await expect(row).toContainText(WITHDRAWAL_TEXT.kindNames.roi);
+      await expect(row.getByTestId('withdrawal-status')).toHaveText('Pending');
+    });
+
+    await test.step('an admin rejects it with a reason on the ROI requests screen', async () => {
+      adminPage = await openAdmin(browser, baseURL);
+      await adminPage
+        .getByRole('navigation', { name: 'Admin' })
+        .getByRole('link', { name: 'ROI requests' })
+        .click();
+      await expect(adminPage).toHaveURL(/\/admin\/roi-request$/);
+      await expect(
+        adminPage.getByRole('heading', { level: 1, name: WITHDRAWAL_TEXT.adminRoiTitle }),
+      ).toBeVisible();
+      const rows = adminPage.getByTestId('admin-withdrawals').locator('tbody tr');
+      const row = rows.filter({ hasText: member.email });
+      await expect(row).toHaveCount(1);
+      await expect(row).toContainText(WITHDRAWAL_TEXT.kindNames.roi);
+      // The kind filter is in the address; this request is not a principal one.
+      await adminPage.getByLabel('Kind').selectOption('principal');
+      await expect(adminPage).toHaveURL(/kind=principal/);
+      await expect(row).toHaveCount(0);
+      await adminPage.getByLabel('Kind').selectOption('roi');
+      await expect(row).toHaveCount(1);
+      await row.getByRole('button', { name: new RegExp(`^${WITHDRAWAL_TEXT.review}`) }).click();
+
+      const detail = adminPage.getByTestId('withdrawal-detail');
+      await expect(detail.getByTestId('withdrawal-member-money')).toContainText(WITHDRAWAL_TEXT.recentIncome);
+      await detail.getByRole('button', { name: WITHDRAWAL_TEXT.reject, exact: true }).click();
+      await detail.getByRole('button', { name: WITHDRAWAL_TEXT.confirmReject }).click();
+      const reason = detail.getByLabel(WITHDRAWAL_TEXT.reason);
+      await expect(reason).toHaveAccessibleDescription(new RegExp(`^${WITHDRAWAL_MESSAGES.reasonRequired}`));
+      await reason.fill('The payout address could not be confirmed with you.');
+      await detail.getByRole('button', { name: WITHDRAWAL_TEXT.confirmReject }).click();
+      await expect(detail.getByTestId('decision-done')).toHaveText(WITHDRAWAL_MESSAGES.rejected);
+      await expect(row.getByTestId('withdrawal-status')).toHaveText('Rejected');
+    });
+
+    await test.step('the member sees it rejected with the reason, and the money back', async () => {
+      await page.reload();
+      const row = page.getByTestId('withdrawal-requests').locator('tbody tr');
+      await expect(row.getByTestId('withdrawal-status')).toHaveText('Rejected');
+      await expect(row).toContainText('The payout address could not be confirmed with you.');
+      await expect(page.getByTestId('working-available')).toHaveText('$10.00');
+    });
+  } finally {
+    await adminPage?.context().close();
     await ready?.api.dispose();
     await admin.dispose();
   }

@@ -1,16 +1,13 @@
 import { createFileRoute } from '@tanstack/react-router';
-import * as v from 'valibot';
-import { WITHDRAWAL_STATUSES, WITHDRAWAL_TEXT } from '../../../shared/withdrawals.ts';
+import { WITHDRAWAL_TEXT } from '../../../shared/withdrawals.ts';
 import { AdminWithdrawals } from '../../features/withdrawals/components/admin-withdrawals.tsx';
+import { adminWithdrawalSearch } from '../../features/withdrawals/search.ts';
 
 const KINDS = ['income', 'compound'] as const;
 
 export const Route = createFileRoute('/admin/withdrawals')({
   // The filters are in the address: a reload or a shared link shows the same list.
-  validateSearch: v.object({
-    status: v.fallback(v.optional(v.picklist(WITHDRAWAL_STATUSES)), undefined),
-    kind: v.fallback(v.optional(v.picklist(KINDS)), undefined),
-  }),
+  validateSearch: adminWithdrawalSearch(KINDS),
   component: AdminWithdrawalsPage,
 });
 
