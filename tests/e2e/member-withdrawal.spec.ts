@@ -24,6 +24,7 @@ import {
   signInMember,
 } from './helpers.ts';
 import { movePurchaseTo, unpaidPastDate } from './income-dates.ts';
+import { expectTablesFit } from './table-fit.ts';
 
 // Issue 16 end to end: a member on a phone asks for a withdrawal with the code mailed to them (read from
 // the run's real SMTP relay, as from their inbox), sees it held with its fee and net, an admin on a
@@ -160,6 +161,7 @@ test('a member withdraws with the mailed code, an admin pays it, and the member 
     ready = await readyMember(playwright, baseURL, admin, 'withdraw', '250.00');
     const { member, api } = ready;
 
+    await page.setViewportSize({ width: 360, height: 740 });
     await signInMember(page, member);
     await openWithdrawal(page);
     await expect(page.getByTestId('working-available')).toHaveText('$250.00');
@@ -172,6 +174,15 @@ test('a member withdraws with the mailed code, an admin pays it, and the member 
       'true',
     );
     await expect(page.getByTestId('withdrawal-rules')).toHaveText(WITHDRAWAL_RULES_TEXT.income);
+    // All four kinds are in sight on the phone, none behind a sideways scroll.
+    const kinds = page.getByRole('tablist', { name: WITHDRAWAL_TEXT.kindsLabel });
+    const listBox = await kinds.boundingBox();
+    for (const tab of await kinds.getByRole('tab').all()) {
+      const box = await tab.boundingBox();
+      expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(
+        (listBox?.x ?? 0) + (listBox?.width ?? 0) + 0.5,
+      );
+    }
 
     await test.step('the fee and the net follow the amount as it is typed', async () => {
       const amount = page.getByLabel(WITHDRAWAL_TEXT.amount, { exact: true });
@@ -209,6 +220,12 @@ test('a member withdraws with the mailed code, an admin pays it, and the member 
       // One open request at a time: the form says so and sends nothing.
       await expect(page.getByTestId('withdrawal-refusal')).toHaveText(WITHDRAWAL_MESSAGES.openRequest);
       await expect(page.getByRole('button', { name: WITHDRAWAL_TEXT.send })).toBeDisabled();
+      // A 360 px phone shows it all without scrolling sideways (long address and figures wrap).
+      expect(
+        await page.evaluate(
+          () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        ),
+      ).toBeLessThanOrEqual(0);
     });
 
     await test.step('an admin pays it with the payout transaction hash', async () => {
@@ -229,14 +246,21 @@ test('a member withdraws with the mailed code, an admin pays it, and the member 
       await expect(row).toContainText(member.fullname);
       await expect(row).toContainText(`@${member.username}`);
       await expect(row).toContainText('$95.00');
-      await expect(row).toContainText(BEP20);
-      await expect(row).toContainText('Under a day');
+      await expect(row.getByTestId('withdrawal-address')).toHaveText('BEP200x5aAe…1BeAed');
+      await expect(row.getByTestId('withdrawal-address')).toHaveAttribute('title', `BEP20 ${BEP20}`);
+      await expect(row.getByTestId('email-verified')).toHaveText('E-mail verified');
+      await expect(row.getByTestId('account-age')).toHaveText('Under a day');
+      await expectTablesFit(adminPage.locator('.admin-withdrawals'));
       await expect(row.getByTestId('withdrawal-status')).toHaveText('Pending');
-      await row.getByRole('button', { name: new RegExp(`^${WITHDRAWAL_TEXT.review}`) }).click();
+      await row
+        .getByRole('link', { name: new RegExp(`^${WITHDRAWAL_TEXT.review} ${member.fullname}`) })
+        .click();
+      await expect(adminPage).toHaveURL(/[?&]open=/);
 
       const detail = adminPage.getByTestId('withdrawal-detail');
       await expect(detail.getByRole('heading', { name: WITHDRAWAL_TEXT.detailTitle })).toBeFocused();
       await expect(detail.getByTestId('withdrawal-facts')).toContainText(member.email);
+      await expect(detail.getByTestId('withdrawal-facts')).toContainText(BEP20);
       await expect(detail.getByTestId('withdrawal-member-money')).toContainText(
         WITHDRAWAL_TEXT.recentDeposits,
       );
@@ -386,13 +410,16 @@ test('a member asks for the ROI of an investment and an admin turns it down on t
       const row = rows.filter({ hasText: member.email });
       await expect(row).toHaveCount(1);
       await expect(row).toContainText(WITHDRAWAL_TEXT.kindNames.roi);
+      await expectTablesFit(adminPage.locator('.admin-withdrawals'));
       // The kind filter is in the address; this request is not a principal one.
       await adminPage.getByLabel('Kind').selectOption('principal');
       await expect(adminPage).toHaveURL(/kind=principal/);
       await expect(row).toHaveCount(0);
       await adminPage.getByLabel('Kind').selectOption('roi');
       await expect(row).toHaveCount(1);
-      await row.getByRole('button', { name: new RegExp(`^${WITHDRAWAL_TEXT.review}`) }).click();
+      await row
+        .getByRole('link', { name: new RegExp(`^${WITHDRAWAL_TEXT.review} ${member.fullname}`) })
+        .click();
 
       const detail = adminPage.getByTestId('withdrawal-detail');
       await expect(detail.getByTestId('withdrawal-member-money')).toContainText(WITHDRAWAL_TEXT.recentIncome);

@@ -15,9 +15,13 @@ const STATUS_SET: Record<WithdrawalStatus, true> = {
 };
 const STATUSES = Object.keys(STATUS_SET) as WithdrawalStatus[];
 
-/** `?status=&kind=` of a screen that shows these kinds; anything else in the address is dropped. */
+/**
+ * `?status=&kind=&open=` of a screen that shows these kinds (`open`: the request whose panel is open,
+ * so a reload or a shared link shows it too); anything else in the address is dropped.
+ */
 export const adminWithdrawalSearch = <K extends WithdrawalKind>(kinds: readonly [K, ...K[]]) =>
   v.object({
     status: v.fallback(v.optional(v.picklist(STATUSES)), undefined),
     kind: v.fallback(v.optional(v.picklist(kinds)), undefined),
+    open: v.fallback(v.optional(v.pipe(v.string(), v.maxLength(100))), undefined),
   });

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
 import { useMemo, useState } from 'react';
 import { NETWORK_LABELS } from '../../../../shared/profile.ts';
 import {
@@ -13,26 +14,36 @@ import { BreakPoints } from '../../../ui/break-points.tsx';
 import { type DataColumn, DataTable } from '../../../ui/data-table.tsx';
 import { SelectField } from '../../../ui/form-field.tsx';
 import { withdrawalListQuery } from '../api.ts';
-import { accountAge, pendingFirst } from '../figures.ts';
+import { accountAge, pendingFirst, shortAddress } from '../figures.ts';
 import '../withdrawals.css';
 import { WithdrawalStatusBadge } from './status-badge.tsx';
 import { WithdrawalReview } from './withdrawal-review.tsx';
 
-export type AdminFilter = { status?: WithdrawalStatus; kind?: WithdrawalKind };
+export type AdminFilter = { status?: WithdrawalStatus; kind?: WithdrawalKind; open?: string };
 
 const addressText = (w: Withdrawal) =>
   w.address
     ? `${w.network ? `${NETWORK_LABELS[w.network as 'bep20' | 'trc20'] ?? w.network} ` : ''}${w.address}`
     : '';
 
-function columns(open: (w: Withdrawal) => void, nowMs: number): DataColumn<Withdrawal>[] {
+function columns(nowMs: number): DataColumn<Withdrawal>[] {
   return [
     {
       id: 'member',
       header: 'Member',
+      // The member's name opens the request; the link covers the whole row (ui/data-table.tsx).
       cell: (w) => (
         <>
-          {w.fullname} <span className="muted">@{w.username}</span>
+          <Link
+            to="."
+            search={(prev) => ({ ...prev, open: w.id })}
+            className="row-link"
+            aria-label={`${WITHDRAWAL_TEXT.review} ${w.fullname}, ${formatMoney(w.amount)}`}
+          >
+            {w.fullname}
+          </Link>
+          <br />
+          <span className="muted">@{w.username}</span>
           <br />
           <span className="muted">
             <BreakPoints text={w.email} />
@@ -73,28 +84,33 @@ function columns(open: (w: Withdrawal) => void, nowMs: number): DataColumn<Withd
       cell: (w) =>
         w.kind === 'compound' ? (
           <span className="muted">{w.plan_name ?? '—'}</span>
+        ) : w.address ? (
+          <span title={addressText(w)} data-testid="withdrawal-address">
+            {w.network ? (NETWORK_LABELS[w.network as 'bep20' | 'trc20'] ?? w.network) : ''}
+            <br />
+            <span className="nowrap">{shortAddress(w.address)}</span>
+          </span>
         ) : (
-          <span className="withdrawal-wrap">{addressText(w) || '—'}</span>
+          '—'
         ),
       csv: (w) => (w.kind === 'compound' ? (w.plan_name ?? '') : addressText(w)),
     },
     {
-      id: 'verified',
-      header: 'E-mail verified',
+      // Two signs of a real, settled account side by side: a verified e-mail and its age.
+      id: 'account',
+      header: 'Account',
       cell: (w) => (
-        <span className={`badge ${w.email_verified ? 'green' : 'red'}`}>
-          {w.email_verified ? 'Yes' : 'No'}
-        </span>
+        <>
+          <span className={`badge ${w.email_verified ? 'green' : 'red'}`} data-testid="email-verified">
+            {w.email_verified ? 'E-mail verified' : 'E-mail not verified'}
+          </span>
+          <br />
+          <span data-testid="account-age">{accountAge(w.member_since, nowMs)}</span>
+        </>
       ),
-      csv: (w) => (w.email_verified ? 'yes' : 'no'),
-    },
-    {
-      id: 'age',
-      header: 'Account age',
-      cell: (w) => accountAge(w.member_since, nowMs),
       sortValue: (w) => w.member_since,
-      csv: (w) => accountAge(w.member_since, nowMs),
-      className: 'nowrap',
+      csv: (w) =>
+        `${w.email_verified ? 'e-mail verified' : 'e-mail not verified'}; ${accountAge(w.member_since, nowMs)}`,
     },
     {
       id: 'created',
@@ -103,7 +119,6 @@ function columns(open: (w: Withdrawal) => void, nowMs: number): DataColumn<Withd
       sortValue: (w) => w.created_at,
       csv: (w) => w.created_at,
       descFirst: true,
-      className: 'nowrap',
     },
     {
       id: 'status',
@@ -111,20 +126,6 @@ function columns(open: (w: Withdrawal) => void, nowMs: number): DataColumn<Withd
       cell: (w) => <WithdrawalStatusBadge status={w.status} />,
       sortValue: (w) => w.status,
       csv: (w) => w.status,
-    },
-    {
-      id: 'open',
-      header: 'Action',
-      cell: (w) => (
-        <button
-          type="button"
-          className={`button small${w.status === 'pending' ? ' primary' : ''}`}
-          onClick={() => open(w)}
-          aria-label={`${WITHDRAWAL_TEXT.review} ${w.fullname} ${formatMoney(w.amount)}`}
-        >
-          {WITHDRAWAL_TEXT.review}
-        </button>
-      ),
     },
   ];
 }
@@ -148,22 +149,28 @@ export function AdminWithdrawals({
   // One list for the screen's kinds: the chosen kind, else every kind, kept to this screen's.
   const kind = filter.kind && kinds.includes(filter.kind) ? filter.kind : undefined;
   const query = useQuery(withdrawalListQuery({ status: filter.status, kind }));
-  const [openId, setOpenId] = useState<string | null>(null);
   const rows = useMemo(
     () => (query.data ? pendingFirst(query.data.filter((w) => kinds.includes(w.kind))) : undefined),
     [query.data, kinds],
   );
-  const [tableColumns] = useState(() => columns((w) => setOpenId(w.id), Date.now()));
+  const [tableColumns] = useState(() => columns(Date.now()));
 
   return (
     <section className="card admin-withdrawals" aria-label="Requests">
-      {openId ? <WithdrawalReview id={openId} onClose={() => setOpenId(null)} /> : null}
+      {filter.open ? (
+        <WithdrawalReview id={filter.open} onClose={() => onFilter({ ...filter, open: undefined })} />
+      ) : null}
       <DataTable
         caption="Withdrawal requests"
         columns={tableColumns}
         rows={rows}
         rowKey={(w) => w.id}
-        rowProps={(w) => ({ 'data-withdrawal-id': w.id, 'data-status': w.status, 'data-kind': w.kind })}
+        rowProps={(w) => ({
+          'data-withdrawal-id': w.id,
+          'data-status': w.status,
+          'data-kind': w.kind,
+          'aria-current': w.id === filter.open ? 'true' : undefined,
+        })}
         status={query}
         empty="No requests with these filters."
         noun={['request', 'requests']}
@@ -177,7 +184,11 @@ export function AdminWithdrawals({
               name="status"
               value={filter.status ?? ''}
               onChange={(e) =>
-                onFilter({ ...filter, status: (e.target.value || undefined) as WithdrawalStatus | undefined })
+                onFilter({
+                  ...filter,
+                  open: undefined,
+                  status: (e.target.value || undefined) as WithdrawalStatus | undefined,
+                })
               }
             >
               <option value="">All statuses</option>
@@ -192,7 +203,11 @@ export function AdminWithdrawals({
               name="kind"
               value={kind ?? ''}
               onChange={(e) =>
-                onFilter({ ...filter, kind: (e.target.value || undefined) as WithdrawalKind | undefined })
+                onFilter({
+                  ...filter,
+                  open: undefined,
+                  kind: (e.target.value || undefined) as WithdrawalKind | undefined,
+                })
               }
             >
               <option value="">All kinds</option>

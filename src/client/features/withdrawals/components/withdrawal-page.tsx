@@ -121,7 +121,7 @@ export function WithdrawalPage({ member }: { member: Member }) {
       ) : (
         <>
           <Summary options={options} member={member} />
-          <section className="card" aria-labelledby="withdrawal-request-title">
+          <section className="card withdrawal-kinds" aria-labelledby="withdrawal-request-title">
             <h2 id="withdrawal-request-title">{WITHDRAWAL_TEXT.newRequest}</h2>
             <Tabs
               label={WITHDRAWAL_TEXT.kindsLabel}
