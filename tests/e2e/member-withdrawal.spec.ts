@@ -169,7 +169,7 @@ test('a member withdraws with the mailed code, an admin pays it, and the member 
     await expect(page.getByTestId('payout-bep20-address')).toHaveText(BEP20);
     await expect(page.getByTestId('payout-bep20-usable')).toHaveText(WITHDRAWAL_TEXT.usableNow);
     await expect(page.getByTestId('withdrawal-email-warning')).toHaveCount(0);
-    await expect(page.getByRole('tab', { name: WITHDRAWAL_TEXT.tabs.income })).toHaveAttribute(
+    await expect(page.getByRole('tab', { name: WITHDRAWAL_TEXT.kindNames.income })).toHaveAttribute(
       'aria-selected',
       'true',
     );
@@ -277,6 +277,18 @@ test('a member withdraws with the mailed code, an admin pays it, and the member 
       await expect(row.getByTestId('withdrawal-status')).toHaveText('Approved');
     });
 
+    await test.step('the member’s "Withdrawal paid" notice, hash and all, fits the admins’ notification list', async () => {
+      const admin = adminPage;
+      if (!admin) throw new Error('the admin signed in above');
+      await admin.goto('/admin/notification/list');
+      const notice = admin
+        .getByTestId('system-notifications')
+        .locator('tbody tr')
+        .filter({ hasText: TX_HASH.slice(0, 16) });
+      await expect(notice.first()).toBeVisible();
+      await expectTablesFit(admin.locator('main'));
+    });
+
     await test.step('the member sees it approved, with the payout hash', async () => {
       await page.reload();
       const row = page.getByTestId('withdrawal-requests').locator('tbody tr');
@@ -371,7 +383,7 @@ test('a member asks for the ROI of an investment and an admin turns it down on t
     await expect(page.getByTestId('working-available')).toHaveText('$10.00');
 
     await test.step('the principal of the matured investment shows its fee and net', async () => {
-      await page.getByRole('tab', { name: WITHDRAWAL_TEXT.tabs.principal }).click();
+      await page.getByRole('tab', { name: WITHDRAWAL_TEXT.kindNames.principal }).click();
       await expect(page.getByTestId('withdrawal-rules')).toHaveText(WITHDRAWAL_RULES_TEXT.principal);
       await expect(page.getByLabel(WITHDRAWAL_TEXT.investment)).toContainText(planName);
       await expect(page.getByTestId('figure-amount')).toHaveText('$500.00');
@@ -380,7 +392,7 @@ test('a member asks for the ROI of an investment and an admin turns it down on t
     });
 
     await test.step('the member asks for the ROI with a mailed code', async () => {
-      await page.getByRole('tab', { name: WITHDRAWAL_TEXT.tabs.roi }).click();
+      await page.getByRole('tab', { name: WITHDRAWAL_TEXT.kindNames.roi }).click();
       await expect(page.getByTestId('withdrawal-rules')).toHaveText(WITHDRAWAL_RULES_TEXT.roi);
       await expect(page.getByTestId('roi-withdrawable')).toHaveText('$10.00');
       await page.getByLabel(WITHDRAWAL_TEXT.amount, { exact: true }).fill('10');
