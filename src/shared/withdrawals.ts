@@ -257,7 +257,6 @@ export const WITHDRAWAL_TEXT = {
   usableNow: 'Usable now',
   verifyEmail: 'Open your profile',
   kindsLabel: 'Kind of withdrawal',
-  tabs: { income: 'Income', roi: 'ROI', principal: 'Principal', compound: 'Compound' },
   amount: 'Amount',
   amountHint: (minimum: string) => `US dollars, at least ${minimum}`,
   investment: 'Investment',
@@ -266,7 +265,6 @@ export const WITHDRAWAL_TEXT = {
     `${plan}, ${amount}, last ROI day ${ends}`,
   roiLeft: 'ROI income left to withdraw',
   noRoi: 'None of your investments has ROI income left to withdraw.',
-  principal: 'Principal',
   noPrincipal:
     'No investment of yours has finished earning with its principal still in it: a principal can be withdrawn after its last ROI day.',
   plan: 'Plan for the new investment',
@@ -319,6 +317,14 @@ export const WITHDRAWAL_TEXT = {
   confirmApproveCompound: 'Approve compound',
   confirmReject: 'Reject request',
   close: 'Close',
-  decided: (when: string) => `Decided ${when}`,
   saving: 'Saving...',
+  payoutTitle: 'Record a payout made outside a request',
+  payoutIntro:
+    'For money already sent to a member without a request: it is taken from their Income Working balance with the usual fee, shown to them as an approved withdrawal, and written to the audit log.',
+  payoutOpen: 'Record a payout',
+  memberEmail: 'Member e-mail',
+  findMember: 'Find member',
+  payoutSubmit: 'Record payout',
+  auditReason: 'Reason (audit log)',
+  auditReasonHint: '3 to 500 characters; the member sees it too',
 } as const;

@@ -458,3 +458,51 @@ test('a member asks for the ROI of an investment and an admin turns it down on t
     await admin.dispose();
   }
 });
+
+test('support records a payout made outside a request, and the member’s balance and list show it', async ({
+  page,
+  browser,
+  playwright,
+  baseURL,
+}) => {
+  const admin = await playwright.request.newContext({ baseURL });
+  let ready: Ready | undefined;
+  let adminPage: Page | undefined;
+  try {
+    await signInAdminByApi(admin);
+    ready = await readyMember(playwright, baseURL, admin, 'payout', '60.00');
+    const { member } = ready;
+
+    adminPage = await openAdmin(browser, baseURL);
+    await adminPage.goto('/admin/withdrawals');
+    const card = adminPage.getByRole('region', { name: WITHDRAWAL_TEXT.payoutTitle });
+    await card.getByRole('button', { name: WITHDRAWAL_TEXT.payoutOpen }).click();
+    await card.getByLabel(WITHDRAWAL_TEXT.memberEmail).fill(member.email);
+    await card.getByRole('button', { name: WITHDRAWAL_TEXT.findMember }).click();
+    await expect(card.getByTestId('payout-member')).toContainText(member.fullname);
+    const amount = card.getByLabel(WITHDRAWAL_TEXT.amount, { exact: true });
+    await amount.fill('40');
+    await expect(amount).toHaveAccessibleDescription('Fee $2.00, net $38.00');
+    await card.getByLabel(WITHDRAWAL_TEXT.txHash).fill(TX_HASH);
+    await card.getByLabel(WITHDRAWAL_TEXT.auditReason).fill('Paid by hand during the wallet outage');
+    await card.getByRole('button', { name: WITHDRAWAL_TEXT.payoutSubmit }).click();
+    await expect(card.getByTestId('payout-done')).toHaveText(WITHDRAWAL_MESSAGES.debited);
+    const row = adminPage
+      .getByTestId('admin-withdrawals')
+      .locator('tbody tr')
+      .filter({ hasText: member.email });
+    await expect(row.getByTestId('withdrawal-status')).toHaveText('Approved');
+    await expect(row).toContainText('$38.00');
+
+    await signInMember(page, member);
+    await openWithdrawal(page);
+    await expect(page.getByTestId('working-available')).toHaveText('$20.00');
+    const mine = page.getByTestId('withdrawal-requests').locator('tbody tr');
+    await expect(mine.getByTestId('withdrawal-status')).toHaveText('Approved');
+    await expect(mine).toContainText(TX_HASH);
+  } finally {
+    await adminPage?.context().close();
+    await ready?.api.dispose();
+    await admin.dispose();
+  }
+});

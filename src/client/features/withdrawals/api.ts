@@ -112,6 +112,16 @@ export const decideWithdrawal = (withdrawal: Pick<Withdrawal, 'id' | 'kind'>, bo
     'Idempotency-Key': newIdempotencyKey(),
   });
 
+export type FoundMember = { id: string; fullname: string; username: string; email: string };
+
+/** Admin: the member an e-mail address belongs to (exact match); a 404 says so in the server's words. */
+export const findMemberByEmail = async (email: string) =>
+  (await api<{ emailuser: FoundMember }>('GET', `/users?email=${encodeURIComponent(email)}`)).emailuser;
+
+/** Admin: records a payout made outside a request (from Income Working, with its fee), once per key. */
+export const recordPayout = (body: { user_id: string; amount: string; tx_hash: string; reason: string }) =>
+  api<WithdrawalResult>('POST', '/withdrawalrequest/debit', body, { 'Idempotency-Key': newIdempotencyKey() });
+
 /** After money moved or was held: the lists, the options, the balances and the ledger are out of date. */
 export async function refreshAfterWithdrawal(queryClient: QueryClient): Promise<void> {
   await Promise.all(

@@ -1,6 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { WITHDRAWAL_TEXT } from '../../../shared/withdrawals.ts';
 import { AdminWithdrawals } from '../../features/withdrawals/components/admin-withdrawals.tsx';
+import { RecordPayout } from '../../features/withdrawals/components/record-payout.tsx';
 import { adminWithdrawalSearch } from '../../features/withdrawals/search.ts';
 
 const KINDS = ['income', 'compound'] as const;
@@ -26,6 +27,7 @@ function AdminWithdrawalsPage() {
         csvName="withdrawals"
         onFilter={(next) => navigate({ search: next as typeof filter })}
       />
+      <RecordPayout />
     </div>
   );
 }

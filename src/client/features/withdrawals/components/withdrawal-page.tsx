@@ -125,7 +125,7 @@ export function WithdrawalPage({ member }: { member: Member }) {
             <h2 id="withdrawal-request-title">{WITHDRAWAL_TEXT.newRequest}</h2>
             <Tabs
               label={WITHDRAWAL_TEXT.kindsLabel}
-              tabs={WITHDRAWAL_KINDS.map((k) => ({ key: k, label: WITHDRAWAL_TEXT.tabs[k] }))}
+              tabs={WITHDRAWAL_KINDS.map((k) => ({ key: k, label: WITHDRAWAL_TEXT.kindNames[k] }))}
               active={kind}
               onChange={setKind}
             >

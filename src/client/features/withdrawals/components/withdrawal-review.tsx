@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
 import * as v from 'valibot';
 import { NETWORK_LABELS } from '../../../../shared/profile.ts';
 import {
@@ -74,7 +74,7 @@ function MoneyList({
 }
 
 function Facts({ w }: { w: Withdrawal }) {
-  const rows: [string, React.ReactNode][] = [
+  const rows: [string, ReactNode][] = [
     [
       'Member',
       <>
