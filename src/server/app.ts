@@ -18,6 +18,7 @@ import { registerAuditRoutes } from './modules/audit/audit.routes.ts';
 import { registerAuthRoutes } from './modules/auth/auth.routes.ts';
 import { getOrCreateSecret } from './modules/auth/secrets.repository.ts';
 import { registerSessionsRoutes } from './modules/auth/sessions.routes.ts';
+import { registerDepositsRoutes } from './modules/deposits/deposits.routes.ts';
 import { registerHealthRoutes } from './modules/health.routes.ts';
 import { registerIncomeRoutes } from './modules/income/income.routes.ts';
 import { registerMailRoutes } from './modules/mail/mail.routes.ts';
@@ -29,6 +30,7 @@ import { registerProfileRoutes } from './modules/profile/profile.routes.ts';
 import { registerPushRoutes } from './modules/push/push.routes.ts';
 import { configurePush } from './modules/push/push.service.ts';
 import { loadOrCreateVapidKeys } from './modules/push/vapid-keys.ts';
+import { registerTeamRoutes } from './modules/team/team.routes.ts';
 import { registerTicketsRoutes } from './modules/tickets/tickets.routes.ts';
 import { registerCodesRoutes } from './modules/topups/codes.routes.ts';
 import { registerTopupsRoutes } from './modules/topups/topups.routes.ts';
@@ -168,6 +170,8 @@ export async function buildApp(config: Config): Promise<App> {
       registerIncomeRoutes(api, { db, income: config.income });
       registerTransactionsRoutes(api, { db });
       registerWithdrawalsRoutes(api, { db });
+      registerTeamRoutes(api, { db });
+      registerDepositsRoutes(api, { db, dataDir: config.dataDir });
     },
     { prefix: '/api/v1' },
   );

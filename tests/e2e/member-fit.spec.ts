@@ -5,6 +5,7 @@ import {
   csrfHeaders,
   memberIdOf,
   newMember,
+  referralCodeOf,
   registerByApi,
   setActiveByApi,
   signInAdminByApi,
@@ -25,6 +26,8 @@ const MIN_TARGET_PX = 44;
 const base = newMember('fit');
 const alice = { ...base, email: base.email.replace('@', '.with.a.rather.long.mailbox.name@') };
 const bob = newMember('fitpeer');
+// A member Alice invited: her team screens have a row.
+const carol = newMember('fitteam');
 let ticketId = '';
 let aliceId = '';
 let planId = '';
@@ -94,6 +97,13 @@ test.beforeAll(async ({ playwright, baseURL }) => {
       data: { price_amount: 49.99, price_currency: 'usd', pay_currency: 'usdtbsc', id: aliceId },
     });
     expect(payment.status(), await payment.text()).toBe(201);
+    const codeApi = await playwright.request.newContext({ baseURL });
+    const carolApi = await playwright.request.newContext({ baseURL });
+    try {
+      await registerByApi(carolApi, carol, await referralCodeOf(codeApi, alice));
+    } finally {
+      await Promise.all([codeApi.dispose(), carolApi.dispose()]);
+    }
   } finally {
     await Promise.all([admin.dispose(), aliceApi.dispose(), bobApi.dispose()]);
   }
@@ -177,6 +187,8 @@ const screens = () => [
   { path: '/user/withdrawal', ready: 'heading', name: 'What you can withdraw' },
   { path: '/user/transaction/all_transaction', ready: 'heading', name: 'All transactions' },
   { path: '/user/transaction/transfer_transaction/out', ready: 'text', name: bob.username },
+  { path: '/user/direct-members', ready: 'text', name: carol.fullname },
+  { path: '/user/refferral-tree', ready: 'text', name: `@${carol.username}` },
 ];
 
 for (const width of [360, 390]) {

@@ -424,11 +424,17 @@ test('paying the amount the screen asks for walks the statuses to "Payment Succe
   const toCredit = (await details(page).getByTestId('payment-credit').textContent()) ?? '';
   expect([toSend, toCredit]).toEqual([coin('13.5'), '$12.30']);
 
-  const seen: string[] = [];
-  page.on('response', async (response) => {
+  // The statuses in the order the answers arrived: each body is read later, so its place is taken
+  // when the response comes, not when its body has been parsed (those can finish out of order).
+  const answers: Promise<string | null>[] = [];
+  page.on('response', (response) => {
     if (!new URL(response.url()).pathname.startsWith(PAYMENTS)) return;
-    const body = (await response.json().catch(() => null)) as Payment | null;
-    if (body?.payment_status && seen.at(-1) !== body.payment_status) seen.push(body.payment_status);
+    answers.push(
+      response
+        .json()
+        .then((body: Payment | null) => body?.payment_status ?? null)
+        .catch(() => null),
+    );
   });
   await sandbox(page)
     .getByRole('button', { name: `Pay the full amount: ${toSend}` })
@@ -448,9 +454,16 @@ test('paying the amount the screen asks for walks the statuses to "Payment Succe
       { intervals: [150], timeout: 15_000 },
     )
     .toBe(true);
-  expect(seen[0]).toBe('confirming');
-  expect(seen.at(-1)).toBe('finished');
+  const seen: string[] = [];
+  for (const status of await Promise.all(answers)) if (status && seen.at(-1) !== status) seen.push(status);
+  // Once paid, the statuses only move forward, through the walk, to finished. Which steps a slow
+  // machine saw between the checks depends on timing, so that is not asserted.
   const order = ['confirming', 'confirmed', 'sending', 'finished'];
+  expect(
+    seen.every((s) => order.includes(s)),
+    seen.join(' > '),
+  ).toBe(true);
+  expect(seen.at(-1)).toBe('finished');
   expect(seen.map((s) => order.indexOf(s))).toEqual([...seen.map((s) => order.indexOf(s))].sort());
 
   const done = page.getByTestId('payment-success');

@@ -33,8 +33,10 @@ import { Route as AdminWithdrawalsRouteImport } from './../routes/admin/withdraw
 import { Route as TransactionsSourceRouteImport } from './../routes/transactions/$source'
 import { Route as UserDashboardRouteImport } from './../routes/user/dashboard'
 import { Route as UserDepositHistoryRouteImport } from './../routes/user/deposit-history'
+import { Route as UserDirectMembersRouteImport } from './../routes/user/direct-members'
 import { Route as UserIncomeRouteImport } from './../routes/user/income'
 import { Route as UserNotificationsRouteImport } from './../routes/user/notifications'
+import { Route as UserRefferralTreeRouteImport } from './../routes/user/refferral-tree'
 import { Route as UserScannerRouteImport } from './../routes/user/scanner'
 import { Route as UserSubscriptionRouteImport } from './../routes/user/subscription'
 import { Route as UserTopupRouteImport } from './../routes/user/topup'
@@ -173,6 +175,11 @@ const UserDepositHistoryRoute = UserDepositHistoryRouteImport.update({
   path: '/deposit-history',
   getParentRoute: () => UserRoute,
 } as any)
+const UserDirectMembersRoute = UserDirectMembersRouteImport.update({
+  id: '/direct-members',
+  path: '/direct-members',
+  getParentRoute: () => UserRoute,
+} as any)
 const UserIncomeRoute = UserIncomeRouteImport.update({
   id: '/income',
   path: '/income',
@@ -181,6 +188,11 @@ const UserIncomeRoute = UserIncomeRouteImport.update({
 const UserNotificationsRoute = UserNotificationsRouteImport.update({
   id: '/notifications',
   path: '/notifications',
+  getParentRoute: () => UserRoute,
+} as any)
+const UserRefferralTreeRoute = UserRefferralTreeRouteImport.update({
+  id: '/refferral-tree',
+  path: '/refferral-tree',
   getParentRoute: () => UserRoute,
 } as any)
 const UserScannerRoute = UserScannerRouteImport.update({
@@ -297,8 +309,10 @@ export interface FileRoutesByFullPath {
   '/transactions/$source': typeof TransactionsSourceRoute
   '/user/dashboard': typeof UserDashboardRoute
   '/user/deposit-history': typeof UserDepositHistoryRoute
+  '/user/direct-members': typeof UserDirectMembersRoute
   '/user/income': typeof UserIncomeRoute
   '/user/notifications': typeof UserNotificationsRoute
+  '/user/refferral-tree': typeof UserRefferralTreeRoute
   '/user/scanner': typeof UserScannerRoute
   '/user/subscription': typeof UserSubscriptionRoute
   '/user/topup': typeof UserTopupRoute
@@ -342,8 +356,10 @@ export interface FileRoutesByTo {
   '/transactions/$source': typeof TransactionsSourceRoute
   '/user/dashboard': typeof UserDashboardRoute
   '/user/deposit-history': typeof UserDepositHistoryRoute
+  '/user/direct-members': typeof UserDirectMembersRoute
   '/user/income': typeof UserIncomeRoute
   '/user/notifications': typeof UserNotificationsRoute
+  '/user/refferral-tree': typeof UserRefferralTreeRoute
   '/user/scanner': typeof UserScannerRoute
   '/user/subscription': typeof UserSubscriptionRoute
   '/user/topup': typeof UserTopupRoute
@@ -388,8 +404,10 @@ export interface FileRoutesById {
   '/transactions/$source': typeof TransactionsSourceRoute
   '/user/dashboard': typeof UserDashboardRoute
   '/user/deposit-history': typeof UserDepositHistoryRoute
+  '/user/direct-members': typeof UserDirectMembersRoute
   '/user/income': typeof UserIncomeRoute
   '/user/notifications': typeof UserNotificationsRoute
+  '/user/refferral-tree': typeof UserRefferralTreeRoute
   '/user/scanner': typeof UserScannerRoute
   '/user/subscription': typeof UserSubscriptionRoute
   '/user/topup': typeof UserTopupRoute
@@ -435,8 +453,10 @@ export interface FileRouteTypes {
     | '/transactions/$source'
     | '/user/dashboard'
     | '/user/deposit-history'
+    | '/user/direct-members'
     | '/user/income'
     | '/user/notifications'
+    | '/user/refferral-tree'
     | '/user/scanner'
     | '/user/subscription'
     | '/user/topup'
@@ -480,8 +500,10 @@ export interface FileRouteTypes {
     | '/transactions/$source'
     | '/user/dashboard'
     | '/user/deposit-history'
+    | '/user/direct-members'
     | '/user/income'
     | '/user/notifications'
+    | '/user/refferral-tree'
     | '/user/scanner'
     | '/user/subscription'
     | '/user/topup'
@@ -525,8 +547,10 @@ export interface FileRouteTypes {
     | '/transactions/$source'
     | '/user/dashboard'
     | '/user/deposit-history'
+    | '/user/direct-members'
     | '/user/income'
     | '/user/notifications'
+    | '/user/refferral-tree'
     | '/user/scanner'
     | '/user/subscription'
     | '/user/topup'
@@ -729,6 +753,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof UserDepositHistoryRouteImport
       parentRoute: typeof UserRoute
     }
+    '/user/direct-members': {
+      id: '/user/direct-members'
+      path: '/direct-members'
+      fullPath: '/user/direct-members'
+      preLoaderRoute: typeof UserDirectMembersRouteImport
+      parentRoute: typeof UserRoute
+    }
     '/user/income': {
       id: '/user/income'
       path: '/income'
@@ -741,6 +772,13 @@ declare module '@tanstack/react-router' {
       path: '/notifications'
       fullPath: '/user/notifications'
       preLoaderRoute: typeof UserNotificationsRouteImport
+      parentRoute: typeof UserRoute
+    }
+    '/user/refferral-tree': {
+      id: '/user/refferral-tree'
+      path: '/refferral-tree'
+      fullPath: '/user/refferral-tree'
+      preLoaderRoute: typeof UserRefferralTreeRouteImport
       parentRoute: typeof UserRoute
     }
     '/user/scanner': {
@@ -906,8 +944,10 @@ const AdminRouteWithChildren = AdminRoute._addFileChildren(AdminRouteChildren)
 interface UserRouteChildren {
   UserDashboardRoute: typeof UserDashboardRoute
   UserDepositHistoryRoute: typeof UserDepositHistoryRoute
+  UserDirectMembersRoute: typeof UserDirectMembersRoute
   UserIncomeRoute: typeof UserIncomeRoute
   UserNotificationsRoute: typeof UserNotificationsRoute
+  UserRefferralTreeRoute: typeof UserRefferralTreeRoute
   UserScannerRoute: typeof UserScannerRoute
   UserSubscriptionRoute: typeof UserSubscriptionRoute
   UserTopupRoute: typeof UserTopupRoute
@@ -927,8 +967,10 @@ interface UserRouteChildren {
 const UserRouteChildren: UserRouteChildren = {
   UserDashboardRoute: UserDashboardRoute,
   UserDepositHistoryRoute: UserDepositHistoryRoute,
+  UserDirectMembersRoute: UserDirectMembersRoute,
   UserIncomeRoute: UserIncomeRoute,
   UserNotificationsRoute: UserNotificationsRoute,
+  UserRefferralTreeRoute: UserRefferralTreeRoute,
   UserScannerRoute: UserScannerRoute,
   UserSubscriptionRoute: UserSubscriptionRoute,
   UserTopupRoute: UserTopupRoute,

@@ -16,6 +16,7 @@ import * as twoFactor from './migrations/0013-two-factor.ts';
 import * as plansAndTopups from './migrations/0014-plans-and-topups.ts';
 import * as dailyIncome from './migrations/0015-daily-income.ts';
 import * as withdrawals from './migrations/0016-withdrawals.ts';
+import * as manualDeposits from './migrations/0017-manual-deposits.ts';
 
 // Migrations are listed here, in order, rather than read from disk, so they run the same from any working directory.
 const migrations: Record<string, Migration> = {
@@ -35,6 +36,7 @@ const migrations: Record<string, Migration> = {
   '0014-plans-and-topups': plansAndTopups,
   '0015-daily-income': dailyIncome,
   '0016-withdrawals': withdrawals,
+  '0017-manual-deposits': manualDeposits,
 };
 
 /**

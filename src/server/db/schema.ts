@@ -204,7 +204,7 @@ export type NotificationRecipientTable = {
 export type UploadTable = {
   name: string;
   owner_id: string;
-  purpose: 'banner' | 'ticket';
+  purpose: 'banner' | 'ticket' | 'deposit';
   content_type: string;
   size_bytes: number;
   width: number;
@@ -444,6 +444,25 @@ export type LevelIncomeTable = {
   created_at: string;
 };
 
+/** Issue 16: a manual deposit a member sent (amount, transaction hash, screenshot), decided once by an admin. */
+export type ManualDepositTable = {
+  id: string;
+  user_id: string;
+  amount_cents: number;
+  /** 0x and 64 hex digits, lower case; live (pending or approved) in one deposit only. */
+  tx_hash: string;
+  /** The uploads module's generated name of the screenshot, or null. */
+  image: string | null;
+  status: 'pending' | 'approved' | 'rejected' | 'cancelled';
+  /** Why an admin rejected it (shown to the member). */
+  reason: string | null;
+  /** The ledger credit of an approved deposit. */
+  ledger_transfer_id: string | null;
+  decided_by: string | null;
+  decided_at: string | null;
+  created_at: string;
+};
+
 export type Database = {
   users: UserTable;
   sessions: SessionTable;
@@ -481,4 +500,5 @@ export type Database = {
   activation_incomes: ActivationIncomeTable;
   activation_codes: ActivationCodeTable;
   withdrawals: WithdrawalTable;
+  manual_deposits: ManualDepositTable;
 };

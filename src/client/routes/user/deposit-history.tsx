@@ -1,6 +1,13 @@
 import { createFileRoute, Link } from '@tanstack/react-router';
+import { lazy, Suspense } from 'react';
 import { PAYMENT_MESSAGES } from '../../../shared/payments.ts';
 import { DepositHistory } from '../../features/payments/components/deposit-history.tsx';
+import { Spinner } from '../../ui/spinner.tsx';
+
+// The manual deposit form and list load after the crypto payments: a phone downloads them only here.
+const ManualDepositsSection = lazy(
+  () => import('../../features/deposits/components/manual-deposits-section.tsx'),
+);
 
 export const Route = createFileRoute('/user/deposit-history')({ component: DepositHistoryPage });
 
@@ -15,6 +22,9 @@ function DepositHistoryPage() {
       <Link to="/user/scanner" className="button primary">
         {PAYMENT_MESSAGES.newDeposit}
       </Link>
+      <Suspense fallback={<Spinner label="Loading manual deposits" />}>
+        <ManualDepositsSection />
+      </Suspense>
     </div>
   );
 }

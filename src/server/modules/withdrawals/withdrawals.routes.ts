@@ -155,12 +155,16 @@ export function registerWithdrawalsRoutes(app: FastifyInstance, { db }: { db: Db
   defineRoute(app, {
     method: 'DELETE',
     url: '/withdrawalrequest/:id',
-    summary: 'Cancel your own pending request: the held amount is available again',
+    summary:
+      'Cancel your own pending request: the held amount is available again; accepts an Idempotency-Key header',
     tags,
     access: 'member',
     params: idParams,
     responses: { 200: withdrawalResultSchema, ...moneyResponses },
-    handler: async ({ params, user }) => (await cancelWithdrawal(db, user, params.id)).body as never,
+    handler: async ({ params, user, request, reply }) => {
+      const outcome = await cancelWithdrawal(db, user, params.id, idempotencyKeyOf(request));
+      return reply.status(outcome.statusCode).send(outcome.body);
+    },
   });
 
   defineRoute(app, {

@@ -216,6 +216,17 @@ function refusalOfDuplicate(error: unknown, kind: WithdrawalKind): never {
   throw error;
 }
 
+/** Every rule of a request but its code, read from `db` (the request's transaction, the second time). */
+async function checkRules(db: Db, userId: string, ask: WithdrawalAsk, now: Date) {
+  const user = await findUserById(db, userId);
+  if (!user || user.status === 'block') throw forbidden();
+  if (!user.verify_at) throw new AppError(422, M.emailUnverified);
+  if (await openWithdrawalOf(db, userId)) throw new AppError(422, M.openRequest);
+  const payout = ask.kind === 'compound' ? null : await payoutAddress(db, user, ask.network, now);
+  const amountCents = await amountOf(db, userId, ask, now);
+  return { payout, amountCents };
+}
+
 /**
  * POST /withdrawalrequest/add, /add/roiwithdrawal, /add/principle, /addcompoundwithdrawal. A repeat
  * under the same Idempotency-Key answers from the stored result before any rule is checked again (the
@@ -236,18 +247,14 @@ export async function requestWithdrawal(
   const repeat = await replayOf(db, userId, idempotencyKey, request);
   if (repeat) return repeat;
 
-  const user = await findUserById(db, userId);
-  if (!user || user.status === 'block') throw forbidden();
-  if (!user.verify_at) throw new AppError(422, M.emailUnverified);
-  if (await openWithdrawalOf(db, userId)) throw new AppError(422, M.openRequest);
-  const payout = ask.kind === 'compound' ? null : await payoutAddress(db, user, ask.network, now);
-  const amountCents = await amountOf(db, userId, ask, now);
+  await checkRules(db, userId, ask, now);
   await checkEmailCode(db, userId, 'withdrawal', ask.otp);
 
   return runOnce(db, userId, idempotencyKey, request, async (trx) => {
     await consumeEmailCode(trx, userId, 'withdrawal', ask.otp);
-    // Checked again where the money moves: what the ROI left covers can have changed since.
-    if (ask.kind === 'roi') await amountOf(trx, userId, ask, now);
+    // The rules again, where the money moves: the answer above may be out of date by now (an address
+    // changed, ROI withdrawn meanwhile); what is stored is what this transaction read.
+    const { payout, amountCents } = await checkRules(trx, userId, ask, now);
     const feeCents = withdrawalFeeCents(ask.kind, amountCents);
     const row: WithdrawalTable = {
       id: randomUUID(),
@@ -402,10 +409,18 @@ function noticeOf(w: Withdrawal): { title: string; body: string } {
   };
 }
 
-/** DELETE /withdrawalrequest/{id}: the member cancels their own pending request; its holds are voided. */
-export async function cancelWithdrawal(db: Db, asker: SessionUser, id: string): Promise<Outcome> {
+/**
+ * DELETE /withdrawalrequest/{id}: the member cancels their own pending request; its holds are voided.
+ * A retry under the same Idempotency-Key (say, after a lost answer) gets the first answer, not a 409.
+ */
+export async function cancelWithdrawal(
+  db: Db,
+  asker: SessionUser,
+  id: string,
+  idempotencyKey: string | undefined,
+): Promise<Outcome> {
   memberOnly(asker);
-  return db.transaction().execute(async (trx) => {
+  return runOnce(db, asker.user.id, idempotencyKey, { route: 'withdrawal-cancel', id }, async (trx) => {
     const row = await findWithdrawal(trx, id);
     if (!row || row.user_id !== asker.user.id) throw notFound(M.notFound);
     const closed = await closeWithdrawal(trx, id, {

@@ -1,3 +1,4 @@
+import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import toast from 'react-hot-toast';
 import { COPIED_LABEL_MS } from '../../../../shared/constants.ts';
@@ -54,6 +55,14 @@ export function ReferralCard({ code }: { code: string }) {
           </button>
         ) : null}
       </div>
+      <p className="row">
+        <Link to="/user/direct-members" className="button">
+          Direct members
+        </Link>
+        <Link to="/user/refferral-tree" className="button">
+          Referral tree
+        </Link>
+      </p>
     </section>
   );
 }

@@ -1,0 +1,124 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/database.ts';
+
+// The only SQL of the team: recursive queries over users.sponsor_id (indexed), the same text on
+// SQLite and PostgreSQL. Only members (role 'user') are in a team; the root admin sponsors those who
+// joined without a code, so an admin's own tree is every member.
+
+/** A guard against a sponsor chain that loops: no real team is this deep. */
+const MAX_LEVELS = 10_000;
+
+export type TeamStats = {
+  id: string;
+  investment_cents: number;
+  team_size: number;
+  team_business_cents: number;
+  children_count: number;
+};
+
+/** Each node's own investment, team size, team business (every level below it) and direct members. */
+export async function teamStats(db: Db, ids: string[]): Promise<Map<string, TeamStats>> {
+  const stats = new Map<string, TeamStats>();
+  if (ids.length === 0) return stats;
+  const { rows } = await sql<{
+    anc: string;
+    investment: string | number | null;
+    team_size: string | number;
+    team_business: string | number | null;
+    children_count: string | number;
+  }>`with recursive closure(anc, id, dist) as (
+      select id, id, 0 from users where id in (${sql.join(ids)})
+      union all
+      select c.anc, u.id, c.dist + 1 from users u join closure c on u.sponsor_id = c.id
+      where u.role = 'user' and c.dist < ${MAX_LEVELS}
+    ),
+    own as (select c.anc, c.id, c.dist, (select sum(t.amount_cents) from topups t where t.user_id = c.id) as invested
+      from closure c)
+    select anc,
+      sum(case when dist = 0 then invested else 0 end) as investment,
+      count(*) - 1 as team_size,
+      sum(case when dist > 0 then invested else 0 end) as team_business,
+      sum(case when dist = 1 then 1 else 0 end) as children_count
+    from own group by anc`.execute(db);
+  for (const row of rows)
+    stats.set(row.anc, {
+      id: row.anc,
+      investment_cents: Number(row.investment ?? 0),
+      team_size: Number(row.team_size),
+      team_business_cents: Number(row.team_business ?? 0),
+      children_count: Number(row.children_count),
+    });
+  return stats;
+}
+
+export type TeamRow = {
+  id: string;
+  sponsor_id: string;
+  username: string;
+  fullname: string;
+  is_active: 'active' | 'inactive';
+  created_at: string;
+  lvl: number;
+};
+
+/** The members `depth` levels under `nodeId`, level 1 first, each level in order of joining. */
+export async function levelsUnder(db: Db, nodeId: string, depth: number): Promise<TeamRow[]> {
+  const { rows } = await sql<TeamRow>`with recursive down(id, lvl) as (
+      select id, 1 from users where sponsor_id = ${nodeId} and role = 'user'
+      union all
+      select u.id, d.lvl + 1 from users u join down d on u.sponsor_id = d.id
+      where u.role = 'user' and d.lvl < ${depth}
+    )
+    select u.id, u.sponsor_id, u.username, u.fullname, u.is_active, u.created_at, d.lvl
+    from down d join users u on u.id = d.id
+    order by d.lvl, u.created_at, u.id`.execute(db);
+  return rows.map((r) => ({ ...r, lvl: Number(r.lvl) }));
+}
+
+/** How many levels below `rootId` the member `nodeId` is (0: the root itself), or undefined when not in its team. */
+export async function levelInTeam(db: Db, rootId: string, nodeId: string): Promise<number | undefined> {
+  const { rows } = await sql<{ dist: string | number }>`with recursive up(id, sponsor_id, dist) as (
+      select id, sponsor_id, 0 from users where id = ${nodeId}
+      union all
+      select u.id, u.sponsor_id, up.dist + 1 from users u join up on u.id = up.sponsor_id
+      where up.id <> ${rootId} and up.dist < ${MAX_LEVELS}
+    )
+    select dist from up where id = ${rootId}`.execute(db);
+  return rows[0] === undefined ? undefined : Number(rows[0].dist);
+}
+
+export async function findTeamMember(db: Db, id: string) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'username', 'fullname', 'is_active', 'created_at', 'role'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/** Members of the downline whose username contains `fragment`, with the ids from the root down to them. */
+export async function searchTeam(db: Db, rootId: string, fragment: string, limit: number) {
+  const pattern = `%${fragment.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const { rows } = await sql<{
+    id: string;
+    username: string;
+    fullname: string;
+    lvl: string | number;
+    path: string;
+  }>`
+    with recursive down(id, lvl, path) as (
+      select id, 1, ${rootId} || ',' || id from users where sponsor_id = ${rootId} and role = 'user'
+      union all
+      select u.id, d.lvl + 1, d.path || ',' || u.id from users u join down d on u.sponsor_id = d.id
+      where u.role = 'user' and d.lvl < ${MAX_LEVELS}
+    )
+    select u.id, u.username, u.fullname, d.lvl, d.path from down d join users u on u.id = d.id
+    where lower(u.username) like ${pattern} escape '\\'
+    order by d.lvl, u.username limit ${limit}`.execute(db);
+  return rows.map((r) => ({
+    id: r.id,
+    username: r.username,
+    fullname: r.fullname,
+    level: Number(r.lvl),
+    path: r.path.split(','),
+  }));
+}
