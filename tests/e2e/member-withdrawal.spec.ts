@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import {
   type APIRequestContext,
   type Browser,
@@ -123,6 +124,28 @@ async function requestByApi(
   return ((await response.json()) as { withdrawal: { id: string; amount: string } }).withdrawal;
 }
 
+/** A plan of this test's own; closed afterwards, so members' plan lists stay short in the shared database. */
+async function createPlan(
+  admin: APIRequestContext,
+  durationDays: number,
+): Promise<{ id: string; name: string }> {
+  const name = `E2E Withdraw ${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+  const created = await admin.post('/api/v1/plans/add', {
+    headers: await csrfHeaders(admin),
+    data: { name, min_amount: '10.00', max_amount: '5000.00', roi_percent: '2', duration_days: durationDays },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  return { id: ((await created.json()) as { plan: { id: string } }).plan.id, name };
+}
+
+async function closePlan(admin: APIRequestContext, planId: string): Promise<void> {
+  const closed = await admin.put(`/api/v1/plans/${planId}`, {
+    headers: await csrfHeaders(admin),
+    data: { status: 'inactive' },
+  });
+  expect(closed.status(), await closed.text()).toBe(200);
+}
+
 /** Support signs in on a desktop-sized browser of its own (one person per browser). */
 async function openAdmin(browser: Browser, baseURL: string | undefined): Promise<Page> {
   const context = await browser.newContext({
@@ -143,6 +166,12 @@ async function openWithdrawal(page: Page): Promise<void> {
   await expect(page).toHaveURL(/\/user\/withdrawal$/);
   await expect(page.getByRole('heading', { level: 1, name: WITHDRAWAL_TEXT.title })).toBeVisible();
 }
+
+/** The success banner of the request form, and of the list of requests (each card has its own). */
+const formBanner = (page: Page) =>
+  page.getByRole('region', { name: WITHDRAWAL_TEXT.newRequest }).getByTestId('banner-success');
+const listBanner = (page: Page) =>
+  page.getByRole('region', { name: WITHDRAWAL_TEXT.requestsTitle }).getByTestId('banner-success');
 
 const requestRow = (page: Page, id: string) =>
   page.getByTestId('withdrawal-requests').locator(`tr[data-withdrawal-id="${id}"]`);
@@ -204,11 +233,11 @@ test('a member withdraws with the mailed code, an admin pays it, and the member 
     await test.step('the code comes by mail, and the request holds the amount', async () => {
       const seen = (await withdrawalMails(api, member.email)).length;
       await page.getByRole('button', { name: ACCOUNT_TEXT.sendCode, exact: true }).click();
-      await expect(page.getByTestId('banner-success')).toHaveText(ACCOUNT.codeSent);
+      await expect(formBanner(page)).toHaveText(ACCOUNT.codeSent);
       const code = await nextWithdrawalCode(api, member.email, seen);
       await page.getByLabel(ACCOUNT_TEXT.code).fill(code);
       await page.getByRole('button', { name: WITHDRAWAL_TEXT.send }).click();
-      await expect(page.getByTestId('banner-success')).toHaveText(WITHDRAWAL_MESSAGES.requested);
+      await expect(formBanner(page)).toHaveText(WITHDRAWAL_MESSAGES.requested);
       await expect(page.getByTestId('working-available')).toHaveText('$150.00');
       const row = page.getByTestId('withdrawal-requests').locator('tbody tr');
       await expect(row).toHaveCount(1);
@@ -245,13 +274,20 @@ test('a member withdraws with the mailed code, an admin pays it, and the member 
       await expect(row).toHaveCount(1);
       await expect(row).toContainText(member.fullname);
       await expect(row).toContainText(`@${member.username}`);
-      await expect(row).toContainText('$95.00');
+      await expect(row.getByTestId('withdrawal-fee')).toHaveText('fee $5.00');
+      await expect(row.getByTestId('withdrawal-net')).toHaveText('net $95.00');
       await expect(row.getByTestId('withdrawal-address')).toHaveText('BEP200x5aAe…1BeAed');
       await expect(row.getByTestId('withdrawal-address')).toHaveAttribute('title', `BEP20 ${BEP20}`);
       await expect(row.getByTestId('email-verified')).toHaveText('E-mail verified');
       await expect(row.getByTestId('account-age')).toHaveText('Under a day');
       await expectTablesFit(adminPage.locator('.admin-withdrawals'));
       await expect(row.getByTestId('withdrawal-status')).toHaveText('Pending');
+      // The CSV keeps fee and net in columns of their own, and the whole address.
+      const downloading = adminPage.waitForEvent('download');
+      await adminPage.getByTestId('export-csv').click();
+      const csv = await readFile(await (await downloading).path(), 'utf8');
+      expect(csv.split('\r\n')[0]).toBe('\uFEFFMember,Kind,Amount,Fee,Net,Address,Account,Created,Status');
+      expect(csv).toContain(`,income,100.00,5.00,95.00,BEP20 ${BEP20},e-mail verified; Under a day,`);
       await row
         .getByRole('link', { name: new RegExp(`^${WITHDRAWAL_TEXT.review} ${member.fullname}`) })
         .click();
@@ -328,7 +364,7 @@ test('a member cancels a pending request and the money is available again', asyn
     await expect(dialog).toContainText(WITHDRAWAL_TEXT.cancelQuestion('$30.00'));
     await dialog.getByRole('button', { name: WITHDRAWAL_TEXT.confirmCancel }).click();
     await expect(dialog).toBeHidden();
-    await expect(page.getByTestId('banner-success')).toHaveText(WITHDRAWAL_MESSAGES.cancelled);
+    await expect(listBanner(page)).toHaveText(WITHDRAWAL_MESSAGES.cancelled);
     await expect(row.getByTestId('withdrawal-status')).toHaveText('Cancelled');
     await expect(row.getByRole('button', { name: WITHDRAWAL_TEXT.cancel })).toHaveCount(0);
     await expect(page.getByTestId('working-available')).toHaveText('$80.00');
@@ -349,27 +385,18 @@ test('a member asks for the ROI of an investment and an admin turns it down on t
   const admin = await playwright.request.newContext({ baseURL });
   let ready: Ready | undefined;
   let adminPage: Page | undefined;
+  let planId = '';
   try {
     await signInAdminByApi(admin);
     // One ROI day of 2% on 500.00 pays 10.00, the minimum; a one-day plan has matured the day after.
-    const planName = `E2E Withdraw ${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
-    const created = await admin.post('/api/v1/plans/add', {
-      headers: await csrfHeaders(admin),
-      data: {
-        name: planName,
-        min_amount: '10.00',
-        max_amount: '5000.00',
-        roi_percent: '2',
-        duration_days: 1,
-      },
-    });
-    expect(created.status(), await created.text()).toBe(201);
-    const planId = ((await created.json()) as { plan: { id: string } }).plan.id;
+    const plan = await createPlan(admin, 1);
+    planId = plan.id;
+    const planName = plan.name;
     ready = await readyMember(playwright, baseURL, admin, 'roi');
     await creditByApi(admin, ready.id, '500.00');
     const bought = await ready.api.post('/api/v1/topup/add', {
       headers: { ...(await csrfHeaders(ready.api)), 'Idempotency-Key': crypto.randomUUID() },
-      data: { plan_id: planId, amount: '500.00' },
+      data: { plan_id: plan.id, amount: '500.00' },
     });
     expect(bought.status(), await bought.text()).toBe(201);
     const date = await unpaidPastDate(admin);
@@ -399,10 +426,10 @@ test('a member asks for the ROI of an investment and an admin turns it down on t
       await expect(page.getByTestId('figure-net')).toHaveText('$9.50');
       const seen = (await withdrawalMails(api, member.email)).length;
       await page.getByRole('button', { name: ACCOUNT_TEXT.sendCode, exact: true }).click();
-      await expect(page.getByTestId('banner-success')).toHaveText(ACCOUNT.codeSent);
+      await expect(formBanner(page)).toHaveText(ACCOUNT.codeSent);
       await page.getByLabel(ACCOUNT_TEXT.code).fill(await nextWithdrawalCode(api, member.email, seen));
       await page.getByRole('button', { name: WITHDRAWAL_TEXT.send }).click();
-      await expect(page.getByTestId('banner-success')).toHaveText(WITHDRAWAL_MESSAGES.requested);
+      await expect(formBanner(page)).toHaveText(WITHDRAWAL_MESSAGES.requested);
       const row = page.getByTestId('withdrawal-requests').locator('tbody tr');
       await expect(row).toContainText(WITHDRAWAL_TEXT.kindNames.roi);
       await expect(row.getByTestId('withdrawal-status')).toHaveText('Pending');
@@ -453,6 +480,7 @@ test('a member asks for the ROI of an investment and an admin turns it down on t
       await expect(page.getByTestId('working-available')).toHaveText('$10.00');
     });
   } finally {
+    if (planId) await closePlan(admin, planId);
     await adminPage?.context().close();
     await ready?.api.dispose();
     await admin.dispose();
@@ -501,6 +529,90 @@ test('support records a payout made outside a request, and the member’s balanc
     await expect(mine.getByTestId('withdrawal-status')).toHaveText('Approved');
     await expect(mine).toContainText(TX_HASH);
   } finally {
+    await adminPage?.context().close();
+    await ready?.api.dispose();
+    await admin.dispose();
+  }
+});
+
+test('a member compounds income into a plan, changes the amount, and an admin approves it without a hash', async ({
+  page,
+  browser,
+  playwright,
+  baseURL,
+}) => {
+  const admin = await playwright.request.newContext({ baseURL });
+  let ready: Ready | undefined;
+  let adminPage: Page | undefined;
+  let planId = '';
+  try {
+    await signInAdminByApi(admin);
+    const plan = await createPlan(admin, 30);
+    planId = plan.id;
+    ready = await readyMember(playwright, baseURL, admin, 'compound', '100.00');
+    const { member, api } = ready;
+
+    await signInMember(page, member);
+    await openWithdrawal(page);
+    await page.getByRole('tab', { name: WITHDRAWAL_TEXT.kindNames.compound }).click();
+    await expect(page.getByTestId('withdrawal-rules')).toHaveText(WITHDRAWAL_RULES_TEXT.compound);
+    await page.getByLabel(WITHDRAWAL_TEXT.plan).selectOption({ label: plan.name });
+    const amount = page.getByLabel(WITHDRAWAL_TEXT.amount, { exact: true });
+    await amount.fill('5');
+    await page.getByLabel(ACCOUNT_TEXT.code).fill('123456');
+    await page.getByRole('button', { name: WITHDRAWAL_TEXT.send }).click();
+    // The plan's range, on the field, before any request.
+    await expect(amount).toHaveAccessibleDescription(
+      /Amount must be between \$10\.00 and \$5000\.00 for this plan/,
+    );
+    await amount.fill('50');
+    await expect(page.getByTestId('figure-fee')).toHaveText(WITHDRAWAL_TEXT.noFee);
+    await expect(page.getByTestId('figure-net')).toHaveText('$50.00');
+    const seen = (await withdrawalMails(api, member.email)).length;
+    await page.getByRole('button', { name: ACCOUNT_TEXT.sendCode, exact: true }).click();
+    await page.getByLabel(ACCOUNT_TEXT.code).fill(await nextWithdrawalCode(api, member.email, seen));
+    await page.getByRole('button', { name: WITHDRAWAL_TEXT.send }).click();
+    await expect(formBanner(page)).toHaveText(WITHDRAWAL_MESSAGES.compoundRequested);
+    const mine = page.getByTestId('withdrawal-requests').locator('tbody tr');
+    await expect(mine.getByTestId('withdrawal-status')).toHaveText('Pending');
+    await expect(page.getByTestId('working-available')).toHaveText('$50.00');
+
+    await test.step('the member changes the pending amount', async () => {
+      await mine.getByRole('button', { name: WITHDRAWAL_TEXT.changeAmount }).click();
+      const dialog = page.getByRole('dialog', { name: WITHDRAWAL_TEXT.changeAmount });
+      await dialog.getByLabel(WITHDRAWAL_TEXT.newAmount).fill('60');
+      await dialog.getByRole('button', { name: WITHDRAWAL_TEXT.save }).click();
+      await expect(dialog).toBeHidden();
+      await expect(listBanner(page)).toHaveText(WITHDRAWAL_MESSAGES.amountChanged);
+      await expect(mine).toContainText('$60.00');
+      await expect(page.getByTestId('working-available')).toHaveText('$40.00');
+    });
+
+    await test.step('an admin approves the compound: no hash, it becomes an investment', async () => {
+      adminPage = await openAdmin(browser, baseURL);
+      await adminPage.goto('/admin/withdrawals?kind=compound&status=pending');
+      const row = adminPage
+        .getByTestId('admin-withdrawals')
+        .locator('tbody tr')
+        .filter({ hasText: member.email });
+      await expect(row).toContainText(plan.name);
+      await row
+        .getByRole('link', { name: new RegExp(`^${WITHDRAWAL_TEXT.review} ${member.fullname}`) })
+        .click();
+      const detail = adminPage.getByTestId('withdrawal-detail');
+      await detail.getByRole('button', { name: WITHDRAWAL_TEXT.approve, exact: true }).click();
+      await expect(detail.getByLabel(WITHDRAWAL_TEXT.txHash)).toHaveCount(0);
+      await detail.getByRole('button', { name: WITHDRAWAL_TEXT.confirmApproveCompound }).click();
+      await expect(detail.getByTestId('decision-done')).toHaveText(WITHDRAWAL_MESSAGES.compoundApproved);
+      await expect(detail.getByTestId('withdrawal-status')).toHaveText('Approved');
+    });
+
+    await page.reload();
+    await expect(mine.getByTestId('withdrawal-status')).toHaveText('Approved');
+    await expect(mine).toContainText(plan.name);
+    await expect(page.getByTestId('working-available')).toHaveText('$40.00');
+  } finally {
+    if (planId) await closePlan(admin, planId);
     await adminPage?.context().close();
     await ready?.api.dispose();
     await admin.dispose();

@@ -62,22 +62,27 @@ function columns(nowMs: number): DataColumn<Withdrawal>[] {
       className: 'nowrap',
     },
     {
+      // The amount with its fee and the net under it: one column, so the table fits a laptop.
       id: 'amount',
       header: 'Amount',
-      cell: (w) => formatMoney(w.amount),
+      cell: (w) => (
+        <>
+          {formatMoney(w.amount)}
+          <br />
+          <span className="muted" data-testid="withdrawal-fee">
+            fee {formatMoney(w.fee)}
+          </span>
+          <br />
+          <span data-testid="withdrawal-net">net {formatMoney(w.net_amount)}</span>
+        </>
+      ),
       sortValue: (w) => Number(w.amount),
       csv: (w) => w.amount,
       descFirst: true,
       className: 'num nowrap',
     },
-    { id: 'fee', header: 'Fee', cell: (w) => formatMoney(w.fee), csv: (w) => w.fee, className: 'num nowrap' },
-    {
-      id: 'net',
-      header: 'Net',
-      cell: (w) => formatMoney(w.net_amount),
-      csv: (w) => w.net_amount,
-      className: 'num nowrap',
-    },
+    { id: 'fee', header: 'Fee', cell: () => null, csv: (w) => w.fee, csvOnly: true },
+    { id: 'net', header: 'Net', cell: () => null, csv: (w) => w.net_amount, csvOnly: true },
     {
       id: 'address',
       header: 'Address',
