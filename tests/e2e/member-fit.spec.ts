@@ -184,6 +184,7 @@ const screens = () => [
   { path: '/user/subscription', ready: 'heading', name: planName },
   { path: '/user/topup', ready: 'text', name: `${bob.fullname} (` },
   { path: '/user/income', ready: 'heading', name: 'Your investments' },
+  { path: '/user/withdrawal', ready: 'heading', name: 'What you can withdraw' },
   { path: '/user/transaction/all_transaction', ready: 'heading', name: 'All transactions' },
   { path: '/user/transaction/transfer_transaction/out', ready: 'text', name: bob.username },
   { path: '/user/direct-members', ready: 'text', name: carol.fullname },

@@ -110,7 +110,7 @@ test('the More sheet fits a 360 px phone and opens the screens the navigation le
     more.getByRole('button', { name: 'Sign out' }),
     more.getByRole('button', { name: 'Close dialog' }),
   ];
-  expect(items).toHaveLength(10);
+  expect(items).toHaveLength(11);
   for (const item of items) {
     const box = await item.boundingBox();
     expect(box).not.toBeNull();
@@ -131,6 +131,7 @@ test('the More sheet fits a 360 px phone and opens the screens the navigation le
     ['Plans', 'Plans', /\/user\/subscription$/],
     ['Top-ups', 'Top-ups', /\/user\/topup$/],
     ['Income', 'Income', /\/user\/income$/],
+    ['Withdrawal', 'Withdrawal', /\/user\/withdrawal$/],
     ['Notifications', 'Notifications', /\/user\/notifications$/],
     ['Deposit history', 'Deposit history', /\/user\/deposit-history$/],
     ['Transactions', 'All transactions', /\/user\/transaction\/all_transaction$/],

@@ -25,10 +25,12 @@ import { Route as AdminIncomeRouteImport } from './../routes/admin/income'
 import { Route as AdminNotificationsRouteImport } from './../routes/admin/notifications'
 import { Route as AdminPlansRouteImport } from './../routes/admin/plans'
 import { Route as AdminReportsRouteImport } from './../routes/admin/reports'
+import { Route as AdminRoiRequestRouteImport } from './../routes/admin/roi-request'
 import { Route as AdminSettingsRouteImport } from './../routes/admin/settings'
 import { Route as AdminTicketsRouteImport } from './../routes/admin/tickets'
 import { Route as AdminTopupRouteImport } from './../routes/admin/topup'
 import { Route as AdminUsersRouteImport } from './../routes/admin/users'
+import { Route as AdminWithdrawalsRouteImport } from './../routes/admin/withdrawals'
 import { Route as TransactionsSourceRouteImport } from './../routes/transactions/$source'
 import { Route as UserDashboardRouteImport } from './../routes/user/dashboard'
 import { Route as UserDepositHistoryRouteImport } from './../routes/user/deposit-history'
@@ -42,6 +44,7 @@ import { Route as UserTopupRouteImport } from './../routes/user/topup'
 import { Route as UserTransferRouteImport } from './../routes/user/transfer'
 import { Route as UserTransferFormRouteImport } from './../routes/user/transfer-form'
 import { Route as UserTransferHistoryRouteImport } from './../routes/user/transfer-history'
+import { Route as UserWithdrawalRouteImport } from './../routes/user/withdrawal'
 import { Route as AdminNotificationListRouteImport } from './../routes/admin/notification/list'
 import { Route as AdminTicketTicketIdRouteImport } from './../routes/admin/ticket/$ticketId'
 import { Route as UserProfileIdRouteImport } from './../routes/user/profile/$id'
@@ -133,6 +136,11 @@ const AdminReportsRoute = AdminReportsRouteImport.update({
   path: '/reports',
   getParentRoute: () => AdminRoute,
 } as any)
+const AdminRoiRequestRoute = AdminRoiRequestRouteImport.update({
+  id: '/roi-request',
+  path: '/roi-request',
+  getParentRoute: () => AdminRoute,
+} as any)
 const AdminSettingsRoute = AdminSettingsRouteImport.update({
   id: '/settings',
   path: '/settings',
@@ -151,6 +159,11 @@ const AdminTopupRoute = AdminTopupRouteImport.update({
 const AdminUsersRoute = AdminUsersRouteImport.update({
   id: '/users',
   path: '/users',
+  getParentRoute: () => AdminRoute,
+} as any)
+const AdminWithdrawalsRoute = AdminWithdrawalsRouteImport.update({
+  id: '/withdrawals',
+  path: '/withdrawals',
   getParentRoute: () => AdminRoute,
 } as any)
 const TransactionsSourceRoute = TransactionsSourceRouteImport.update({
@@ -216,6 +229,11 @@ const UserTransferFormRoute = UserTransferFormRouteImport.update({
 const UserTransferHistoryRoute = UserTransferHistoryRouteImport.update({
   id: '/transfer-history',
   path: '/transfer-history',
+  getParentRoute: () => UserRoute,
+} as any)
+const UserWithdrawalRoute = UserWithdrawalRouteImport.update({
+  id: '/withdrawal',
+  path: '/withdrawal',
   getParentRoute: () => UserRoute,
 } as any)
 const AdminNotificationListRoute = AdminNotificationListRouteImport.update({
@@ -289,10 +307,12 @@ export interface FileRoutesByFullPath {
   '/admin/notifications': typeof AdminNotificationsRoute
   '/admin/plans': typeof AdminPlansRoute
   '/admin/reports': typeof AdminReportsRoute
+  '/admin/roi-request': typeof AdminRoiRequestRoute
   '/admin/settings': typeof AdminSettingsRoute
   '/admin/tickets': typeof AdminTicketsRoute
   '/admin/topup': typeof AdminTopupRoute
   '/admin/users': typeof AdminUsersRoute
+  '/admin/withdrawals': typeof AdminWithdrawalsRoute
   '/transactions/$source': typeof TransactionsSourceRoute
   '/user/dashboard': typeof UserDashboardRoute
   '/user/deposit-history': typeof UserDepositHistoryRoute
@@ -306,6 +326,7 @@ export interface FileRoutesByFullPath {
   '/user/transfer': typeof UserTransferRoute
   '/user/transfer-form': typeof UserTransferFormRoute
   '/user/transfer-history': typeof UserTransferHistoryRoute
+  '/user/withdrawal': typeof UserWithdrawalRoute
   '/admin/notification/list': typeof AdminNotificationListRoute
   '/admin/ticket/$ticketId': typeof AdminTicketTicketIdRoute
   '/user/profile/$id': typeof UserProfileIdRoute
@@ -334,10 +355,12 @@ export interface FileRoutesByTo {
   '/admin/notifications': typeof AdminNotificationsRoute
   '/admin/plans': typeof AdminPlansRoute
   '/admin/reports': typeof AdminReportsRoute
+  '/admin/roi-request': typeof AdminRoiRequestRoute
   '/admin/settings': typeof AdminSettingsRoute
   '/admin/tickets': typeof AdminTicketsRoute
   '/admin/topup': typeof AdminTopupRoute
   '/admin/users': typeof AdminUsersRoute
+  '/admin/withdrawals': typeof AdminWithdrawalsRoute
   '/transactions/$source': typeof TransactionsSourceRoute
   '/user/dashboard': typeof UserDashboardRoute
   '/user/deposit-history': typeof UserDepositHistoryRoute
@@ -351,6 +374,7 @@ export interface FileRoutesByTo {
   '/user/transfer': typeof UserTransferRoute
   '/user/transfer-form': typeof UserTransferFormRoute
   '/user/transfer-history': typeof UserTransferHistoryRoute
+  '/user/withdrawal': typeof UserWithdrawalRoute
   '/admin/notification/list': typeof AdminNotificationListRoute
   '/admin/ticket/$ticketId': typeof AdminTicketTicketIdRoute
   '/user/profile/$id': typeof UserProfileIdRoute
@@ -380,10 +404,12 @@ export interface FileRoutesById {
   '/admin/notifications': typeof AdminNotificationsRoute
   '/admin/plans': typeof AdminPlansRoute
   '/admin/reports': typeof AdminReportsRoute
+  '/admin/roi-request': typeof AdminRoiRequestRoute
   '/admin/settings': typeof AdminSettingsRoute
   '/admin/tickets': typeof AdminTicketsRoute
   '/admin/topup': typeof AdminTopupRoute
   '/admin/users': typeof AdminUsersRoute
+  '/admin/withdrawals': typeof AdminWithdrawalsRoute
   '/transactions/$source': typeof TransactionsSourceRoute
   '/user/dashboard': typeof UserDashboardRoute
   '/user/deposit-history': typeof UserDepositHistoryRoute
@@ -397,6 +423,7 @@ export interface FileRoutesById {
   '/user/transfer': typeof UserTransferRoute
   '/user/transfer-form': typeof UserTransferFormRoute
   '/user/transfer-history': typeof UserTransferHistoryRoute
+  '/user/withdrawal': typeof UserWithdrawalRoute
   '/admin/notification/list': typeof AdminNotificationListRoute
   '/admin/ticket/$ticketId': typeof AdminTicketTicketIdRoute
   '/user/profile/$id': typeof UserProfileIdRoute
@@ -427,10 +454,12 @@ export interface FileRouteTypes {
     | '/admin/notifications'
     | '/admin/plans'
     | '/admin/reports'
+    | '/admin/roi-request'
     | '/admin/settings'
     | '/admin/tickets'
     | '/admin/topup'
     | '/admin/users'
+    | '/admin/withdrawals'
     | '/transactions/$source'
     | '/user/dashboard'
     | '/user/deposit-history'
@@ -444,6 +473,7 @@ export interface FileRouteTypes {
     | '/user/transfer'
     | '/user/transfer-form'
     | '/user/transfer-history'
+    | '/user/withdrawal'
     | '/admin/notification/list'
     | '/admin/ticket/$ticketId'
     | '/user/profile/$id'
@@ -472,10 +502,12 @@ export interface FileRouteTypes {
     | '/admin/notifications'
     | '/admin/plans'
     | '/admin/reports'
+    | '/admin/roi-request'
     | '/admin/settings'
     | '/admin/tickets'
     | '/admin/topup'
     | '/admin/users'
+    | '/admin/withdrawals'
     | '/transactions/$source'
     | '/user/dashboard'
     | '/user/deposit-history'
@@ -489,6 +521,7 @@ export interface FileRouteTypes {
     | '/user/transfer'
     | '/user/transfer-form'
     | '/user/transfer-history'
+    | '/user/withdrawal'
     | '/admin/notification/list'
     | '/admin/ticket/$ticketId'
     | '/user/profile/$id'
@@ -517,10 +550,12 @@ export interface FileRouteTypes {
     | '/admin/notifications'
     | '/admin/plans'
     | '/admin/reports'
+    | '/admin/roi-request'
     | '/admin/settings'
     | '/admin/tickets'
     | '/admin/topup'
     | '/admin/users'
+    | '/admin/withdrawals'
     | '/transactions/$source'
     | '/user/dashboard'
     | '/user/deposit-history'
@@ -534,6 +569,7 @@ export interface FileRouteTypes {
     | '/user/transfer'
     | '/user/transfer-form'
     | '/user/transfer-history'
+    | '/user/withdrawal'
     | '/admin/notification/list'
     | '/admin/ticket/$ticketId'
     | '/user/profile/$id'
@@ -674,6 +710,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AdminReportsRouteImport
       parentRoute: typeof AdminRoute
     }
+    '/admin/roi-request': {
+      id: '/admin/roi-request'
+      path: '/roi-request'
+      fullPath: '/admin/roi-request'
+      preLoaderRoute: typeof AdminRoiRequestRouteImport
+      parentRoute: typeof AdminRoute
+    }
     '/admin/settings': {
       id: '/admin/settings'
       path: '/settings'
@@ -700,6 +743,13 @@ declare module '@tanstack/react-router' {
       path: '/users'
       fullPath: '/admin/users'
       preLoaderRoute: typeof AdminUsersRouteImport
+      parentRoute: typeof AdminRoute
+    }
+    '/admin/withdrawals': {
+      id: '/admin/withdrawals'
+      path: '/withdrawals'
+      fullPath: '/admin/withdrawals'
+      preLoaderRoute: typeof AdminWithdrawalsRouteImport
       parentRoute: typeof AdminRoute
     }
     '/transactions/$source': {
@@ -793,6 +843,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof UserTransferHistoryRouteImport
       parentRoute: typeof UserRoute
     }
+    '/user/withdrawal': {
+      id: '/user/withdrawal'
+      path: '/withdrawal'
+      fullPath: '/user/withdrawal'
+      preLoaderRoute: typeof UserWithdrawalRouteImport
+      parentRoute: typeof UserRoute
+    }
     '/admin/notification/list': {
       id: '/admin/notification/list'
       path: '/notification/list'
@@ -873,10 +930,12 @@ interface AdminRouteChildren {
   AdminNotificationsRoute: typeof AdminNotificationsRoute
   AdminPlansRoute: typeof AdminPlansRoute
   AdminReportsRoute: typeof AdminReportsRoute
+  AdminRoiRequestRoute: typeof AdminRoiRequestRoute
   AdminSettingsRoute: typeof AdminSettingsRoute
   AdminTicketsRoute: typeof AdminTicketsRoute
   AdminTopupRoute: typeof AdminTopupRoute
   AdminUsersRoute: typeof AdminUsersRoute
+  AdminWithdrawalsRoute: typeof AdminWithdrawalsRoute
   AdminNotificationListRoute: typeof AdminNotificationListRoute
   AdminTicketTicketIdRoute: typeof AdminTicketTicketIdRoute
   AdminCheckProfileIdRoute: typeof AdminCheckProfileIdRoute
@@ -889,10 +948,12 @@ const AdminRouteChildren: AdminRouteChildren = {
   AdminNotificationsRoute: AdminNotificationsRoute,
   AdminPlansRoute: AdminPlansRoute,
   AdminReportsRoute: AdminReportsRoute,
+  AdminRoiRequestRoute: AdminRoiRequestRoute,
   AdminSettingsRoute: AdminSettingsRoute,
   AdminTicketsRoute: AdminTicketsRoute,
   AdminTopupRoute: AdminTopupRoute,
   AdminUsersRoute: AdminUsersRoute,
+  AdminWithdrawalsRoute: AdminWithdrawalsRoute,
   AdminNotificationListRoute: AdminNotificationListRoute,
   AdminTicketTicketIdRoute: AdminTicketTicketIdRoute,
   AdminCheckProfileIdRoute: AdminCheckProfileIdRoute,
@@ -913,6 +974,7 @@ interface UserRouteChildren {
   UserTransferRoute: typeof UserTransferRoute
   UserTransferFormRoute: typeof UserTransferFormRoute
   UserTransferHistoryRoute: typeof UserTransferHistoryRoute
+  UserWithdrawalRoute: typeof UserWithdrawalRoute
   UserProfileIdRoute: typeof UserProfileIdRoute
   UserQueriesTicketIdRoute: typeof UserQueriesTicketIdRoute
   UserQueryCreateRoute: typeof UserQueryCreateRoute
@@ -935,6 +997,7 @@ const UserRouteChildren: UserRouteChildren = {
   UserTransferRoute: UserTransferRoute,
   UserTransferFormRoute: UserTransferFormRoute,
   UserTransferHistoryRoute: UserTransferHistoryRoute,
+  UserWithdrawalRoute: UserWithdrawalRoute,
   UserProfileIdRoute: UserProfileIdRoute,
   UserQueriesTicketIdRoute: UserQueriesTicketIdRoute,
   UserQueryCreateRoute: UserQueryCreateRoute,

@@ -49,6 +49,11 @@ export type DataColumn<T extends RowData> = {
   csv?: (row: T) => string | number | null | undefined;
   /** `num` right-aligns figures, `nowrap` keeps a cell on one line, `hide-stacked` leaves it out of phone cards. */
   className?: string;
+  /**
+   * Only in "Export CSV", never on screen: a figure the table shows inside another column (to fit a
+   * laptop) keeps a column of its own in the spreadsheet.
+   */
+  csvOnly?: boolean;
   /** Numbers and dates start with the largest/newest first when first sorted. */
   descFirst?: boolean;
 };
@@ -137,16 +142,18 @@ export function DataTable<T extends RowData>({
   const byId = useMemo(() => new Map(columns.map((c) => [c.id, c])), [columns]);
   const columnDefs = useMemo<ColumnDef<typeof features, T>[]>(
     () =>
-      columns.map((c) => ({
-        id: c.id,
-        header: c.header,
-        accessorFn: (row: T) => c.sortValue?.(row) ?? c.searchText?.(row) ?? '',
-        cell: (ctx) => c.cell(ctx.row.original),
-        enableSorting: Boolean(c.sortValue),
-        enableGlobalFilter: Boolean(c.searchText),
-        sortDescFirst: Boolean(c.descFirst),
-        sortFn: 'basic',
-      })),
+      columns
+        .filter((c) => !c.csvOnly)
+        .map((c) => ({
+          id: c.id,
+          header: c.header,
+          accessorFn: (row: T) => c.sortValue?.(row) ?? c.searchText?.(row) ?? '',
+          cell: (ctx) => c.cell(ctx.row.original),
+          enableSorting: Boolean(c.sortValue),
+          enableGlobalFilter: Boolean(c.searchText),
+          sortDescFirst: Boolean(c.descFirst),
+          sortFn: 'basic',
+        })),
     [columns],
   );
 

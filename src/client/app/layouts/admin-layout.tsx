@@ -15,6 +15,8 @@ const ADMIN_LINKS = [
   ['/admin/plans', 'Plans'],
   ['/admin/income', 'Income'],
   ['/admin/topup', 'Top-ups'],
+  ['/admin/withdrawals', 'Withdrawals'],
+  ['/admin/roi-request', 'ROI requests'],
   ['/admin/reports', 'Reports'],
   ['/admin/tickets', 'Tickets'],
   ['/admin/notifications', 'Notifications'],

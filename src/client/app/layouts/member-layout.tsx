@@ -16,6 +16,7 @@ const MORE_LINKS = [
   ['/user/subscription', 'Plans'],
   ['/user/topup', 'Top-ups'],
   ['/user/income', 'Income'],
+  ['/user/withdrawal', 'Withdrawal'],
   ['/user/notifications', 'Notifications'],
   ['/user/deposit-history', 'Deposit history'],
   ['/user/transfer-history', 'Transfer history'],

@@ -58,6 +58,9 @@ function MemberDashboard() {
         <Link to="/user/income" className="button">
           Income and investments
         </Link>
+        <Link to="/user/withdrawal" className="button">
+          Withdraw
+        </Link>
         <Link to="/income-disclosure" className="button">
           Income disclosure: what members earn
         </Link>

@@ -4,6 +4,7 @@ import '../notifications.css';
 import { type AdminNotification, NOTIFICATION_MESSAGES } from '../../../../shared/notifications.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { errorText } from '../../../lib/http.ts';
+import { LongWordBreaks } from '../../../ui/break-points.tsx';
 import { type DataColumn, DataTable } from '../../../ui/data-table.tsx';
 import { DeleteDialog, ErrorDialog, SuccessDialog } from '../../../ui/dialogs.tsx';
 import { adminNotificationsQuery, deleteNotification, refreshNotifications } from '../api.ts';
@@ -96,7 +97,12 @@ function columnsFor(
   const message: DataColumn<AdminNotification> = {
     id: 'message',
     header: 'Message',
-    cell: (n) => <span className="notification-cell-message">{n.message}</span>,
+    // A withdrawal's notice carries its 66-character transaction hash: it wraps in parts, never mid-part.
+    cell: (n) => (
+      <span className="notification-cell-message">
+        <LongWordBreaks text={n.message} />
+      </span>
+    ),
     csv: (n) => n.message,
     className: 'col-message',
   };

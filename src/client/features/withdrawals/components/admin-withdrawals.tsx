@@ -1,0 +1,230 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { useMemo, useState } from 'react';
+import { NETWORK_LABELS } from '../../../../shared/profile.ts';
+import {
+  WITHDRAWAL_STATUSES,
+  WITHDRAWAL_TEXT,
+  type Withdrawal,
+  type WithdrawalKind,
+  type WithdrawalStatus,
+} from '../../../../shared/withdrawals.ts';
+import { formatDateTime, formatMoney } from '../../../lib/format.ts';
+import { BreakPoints } from '../../../ui/break-points.tsx';
+import { type DataColumn, DataTable } from '../../../ui/data-table.tsx';
+import { SelectField } from '../../../ui/form-field.tsx';
+import { withdrawalListQuery } from '../api.ts';
+import { accountAge, pendingFirst, shortAddress } from '../figures.ts';
+import '../withdrawals.css';
+import { WithdrawalStatusBadge } from './status-badge.tsx';
+import { WithdrawalReview } from './withdrawal-review.tsx';
+
+export type AdminFilter = { status?: WithdrawalStatus; kind?: WithdrawalKind; open?: string };
+
+const addressText = (w: Withdrawal) =>
+  w.address
+    ? `${w.network ? `${NETWORK_LABELS[w.network as 'bep20' | 'trc20'] ?? w.network} ` : ''}${w.address}`
+    : '';
+
+function columns(nowMs: number): DataColumn<Withdrawal>[] {
+  return [
+    {
+      id: 'member',
+      header: 'Member',
+      // The member's name opens the request; the link covers the whole row (ui/data-table.tsx).
+      cell: (w) => (
+        <>
+          <Link
+            to="."
+            search={(prev) => ({ ...prev, open: w.id })}
+            className="row-link"
+            aria-label={`${WITHDRAWAL_TEXT.review} ${w.fullname}, ${formatMoney(w.amount)}`}
+          >
+            {w.fullname}
+          </Link>
+          <br />
+          <span className="muted">@{w.username}</span>
+          <br />
+          <span className="muted">
+            <BreakPoints text={w.email} />
+          </span>
+        </>
+      ),
+      sortValue: (w) => w.fullname.toLowerCase(),
+      searchText: (w) => `${w.fullname} ${w.username} ${w.email} ${w.address ?? ''} ${w.tx_hash ?? ''}`,
+      csv: (w) => `${w.fullname} (${w.username}) ${w.email}`,
+    },
+    {
+      id: 'kind',
+      header: 'Kind',
+      cell: (w) => WITHDRAWAL_TEXT.kindNames[w.kind],
+      csv: (w) => w.kind,
+      className: 'nowrap',
+    },
+    {
+      // The amount with its fee and the net under it: one column, so the table fits a laptop.
+      id: 'amount',
+      header: 'Amount',
+      cell: (w) => (
+        <>
+          {formatMoney(w.amount)}
+          <br />
+          <span className="muted" data-testid="withdrawal-fee">
+            fee {formatMoney(w.fee)}
+          </span>
+          <br />
+          <span data-testid="withdrawal-net">net {formatMoney(w.net_amount)}</span>
+        </>
+      ),
+      sortValue: (w) => Number(w.amount),
+      csv: (w) => w.amount,
+      descFirst: true,
+      className: 'num nowrap',
+    },
+    { id: 'fee', header: 'Fee', cell: () => null, csv: (w) => w.fee, csvOnly: true },
+    { id: 'net', header: 'Net', cell: () => null, csv: (w) => w.net_amount, csvOnly: true },
+    {
+      id: 'address',
+      header: 'Address',
+      cell: (w) =>
+        w.kind === 'compound' ? (
+          <span className="muted">{w.plan_name ?? '—'}</span>
+        ) : w.address ? (
+          <span title={addressText(w)} data-testid="withdrawal-address">
+            {w.network ? (NETWORK_LABELS[w.network as 'bep20' | 'trc20'] ?? w.network) : ''}
+            <br />
+            <span className="nowrap">{shortAddress(w.address)}</span>
+          </span>
+        ) : (
+          '—'
+        ),
+      csv: (w) => (w.kind === 'compound' ? (w.plan_name ?? '') : addressText(w)),
+    },
+    {
+      // Two signs of a real, settled account side by side: a verified e-mail and its age.
+      id: 'account',
+      header: 'Account',
+      cell: (w) => (
+        <>
+          <span className={`badge ${w.email_verified ? 'green' : 'red'}`} data-testid="email-verified">
+            {w.email_verified ? 'E-mail verified' : 'E-mail not verified'}
+          </span>
+          <br />
+          <span data-testid="account-age">{accountAge(w.member_since, nowMs)}</span>
+        </>
+      ),
+      sortValue: (w) => w.member_since,
+      csv: (w) =>
+        `${w.email_verified ? 'e-mail verified' : 'e-mail not verified'}; ${accountAge(w.member_since, nowMs)}`,
+    },
+    {
+      id: 'created',
+      header: 'Created',
+      cell: (w) => formatDateTime(w.created_at),
+      sortValue: (w) => w.created_at,
+      csv: (w) => w.created_at,
+      descFirst: true,
+    },
+    {
+      id: 'status',
+      header: 'Status',
+      cell: (w) => <WithdrawalStatusBadge status={w.status} />,
+      sortValue: (w) => w.status,
+      csv: (w) => w.status,
+    },
+  ];
+}
+
+/**
+ * The admins' queue of one family of requests (income and compound on /admin/withdrawals, ROI and
+ * principal on /admin/roi-request): pending first, filtered by status and kind, a row opening the
+ * request with the member's money beside it and the decision.
+ */
+export function AdminWithdrawals({
+  kinds,
+  filter,
+  onFilter,
+  csvName,
+}: {
+  kinds: readonly WithdrawalKind[];
+  filter: AdminFilter;
+  onFilter: (next: AdminFilter) => void;
+  csvName: string;
+}) {
+  // One list for the screen's kinds: the chosen kind, else every kind, kept to this screen's.
+  const kind = filter.kind && kinds.includes(filter.kind) ? filter.kind : undefined;
+  const query = useQuery(withdrawalListQuery({ status: filter.status, kind }));
+  const rows = useMemo(
+    () => (query.data ? pendingFirst(query.data.filter((w) => kinds.includes(w.kind))) : undefined),
+    [query.data, kinds],
+  );
+  const [tableColumns] = useState(() => columns(Date.now()));
+
+  return (
+    <section className="card admin-withdrawals" aria-label="Requests">
+      {filter.open ? (
+        <WithdrawalReview id={filter.open} onClose={() => onFilter({ ...filter, open: undefined })} />
+      ) : null}
+      <DataTable
+        caption="Withdrawal requests"
+        columns={tableColumns}
+        rows={rows}
+        rowKey={(w) => w.id}
+        rowProps={(w) => ({
+          'data-withdrawal-id': w.id,
+          'data-status': w.status,
+          'data-kind': w.kind,
+          'aria-current': w.id === filter.open ? 'true' : undefined,
+        })}
+        status={query}
+        empty="No requests with these filters."
+        noun={['request', 'requests']}
+        testId="admin-withdrawals"
+        searchLabel="Search member, address or hash"
+        csvName={csvName}
+        toolbar={
+          <>
+            <SelectField
+              label="Status"
+              name="status"
+              value={filter.status ?? ''}
+              onChange={(e) =>
+                onFilter({
+                  ...filter,
+                  open: undefined,
+                  status: (e.target.value || undefined) as WithdrawalStatus | undefined,
+                })
+              }
+            >
+              <option value="">All statuses</option>
+              {WITHDRAWAL_STATUSES.map((s) => (
+                <option key={s} value={s}>
+                  {WITHDRAWAL_TEXT.status[s]}
+                </option>
+              ))}
+            </SelectField>
+            <SelectField
+              label="Kind"
+              name="kind"
+              value={kind ?? ''}
+              onChange={(e) =>
+                onFilter({
+                  ...filter,
+                  open: undefined,
+                  kind: (e.target.value || undefined) as WithdrawalKind | undefined,
+                })
+              }
+            >
+              <option value="">All kinds</option>
+              {kinds.map((k) => (
+                <option key={k} value={k}>
+                  {WITHDRAWAL_TEXT.kindNames[k]}
+                </option>
+              ))}
+            </SelectField>
+          </>
+        }
+      />
+    </section>
+  );
+}

@@ -1,0 +1,375 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useId, useState } from 'react';
+import * as v from 'valibot';
+import { ACCOUNT_TEXT } from '../../../../shared/account.ts';
+import { formatCents, parseCents } from '../../../../shared/money.ts';
+import { NETWORK_LABELS } from '../../../../shared/profile.ts';
+import { TOPUP_MESSAGES } from '../../../../shared/topups.ts';
+import {
+  compoundWithdrawalSchema,
+  incomeWithdrawalSchema,
+  principalWithdrawalSchema,
+  roiWithdrawalSchema,
+  WITHDRAWAL_MESSAGES,
+  WITHDRAWAL_RULES_TEXT,
+  WITHDRAWAL_TEXT,
+  type WithdrawalKind,
+  type WithdrawalOptions,
+} from '../../../../shared/withdrawals.ts';
+import { formatMoney } from '../../../lib/format.ts';
+import { errorText } from '../../../lib/http.ts';
+import { useOffline } from '../../../lib/offline.ts';
+import { useSchemaForm } from '../../../lib/use-schema-form.ts';
+import { FormField, SelectField } from '../../../ui/form-field.tsx';
+import { MessageBanner } from '../../../ui/message-banner.tsx';
+import { MoneyOfflineNote } from '../../../ui/offline-notice.tsx';
+import { useAutoClearBanner } from '../../../ui/use-auto-clear.ts';
+import { refreshAfterWithdrawal, requestWithdrawal, sendWithdrawalCode } from '../api.ts';
+import { figuresOf, isUsable, type PayoutAddress, percentText } from '../figures.ts';
+
+type Investment = WithdrawalOptions['investments'][number];
+type Member = { id: string; email: string };
+
+const cents = (decimal: string) => parseCents(decimal) ?? 0;
+
+/** The investments a kind can draw on: ROI left to withdraw, or a matured principal still in place. */
+export const investmentsFor = (kind: WithdrawalKind, options: WithdrawalOptions): Investment[] =>
+  kind === 'roi'
+    ? options.investments.filter((i) => cents(i.roi_withdrawable) > 0)
+    : kind === 'principal'
+      ? options.investments.filter((i) => i.principal_withdrawable)
+      : [];
+
+/**
+ * The shared request schema of the kind, plus what the screen already knows (the balance, the minimum,
+ * the investment's ROI left, the plan's range), so a mistake shows on its field before a code is spent.
+ * The server checks all of it again and has the last word.
+ */
+type Checked = {
+  otp: string;
+  amount?: number;
+  topup_id?: string;
+  plan_id?: string;
+  network?: 'bep20' | 'trc20';
+};
+
+function schemaFor(kind: WithdrawalKind, options: WithdrawalOptions): v.GenericSchema<unknown, Checked> {
+  const availableCents = cents(options.working_available);
+  const minimumCents = cents(options.minimum);
+  const checks: [(input: Checked) => boolean, string | ((input: Checked) => string)][] = [];
+  if (kind === 'income' || kind === 'roi')
+    checks.push([(i) => (i.amount ?? 0) >= minimumCents, WITHDRAWAL_MESSAGES.minimum]);
+  if (kind === 'roi')
+    checks.push([
+      (i) =>
+        (i.amount ?? 0) <=
+        cents(options.investments.find((x) => x.topup_id === i.topup_id)?.roi_withdrawable ?? '0'),
+      (i) =>
+        WITHDRAWAL_MESSAGES.roiTooMuch(
+          options.investments.find((x) => x.topup_id === i.topup_id)?.roi_withdrawable ?? '0.00',
+        ),
+    ]);
+  if (kind === 'compound') {
+    const plan = (i: Checked) => options.plans.find((p) => p.id === i.plan_id);
+    checks.push([
+      (i) => {
+        const p = plan(i);
+        return !p || ((i.amount ?? 0) >= cents(p.min_amount) && (i.amount ?? 0) <= cents(p.max_amount));
+      },
+      (i) => TOPUP_MESSAGES.amountRange(plan(i)?.min_amount ?? '', plan(i)?.max_amount ?? ''),
+    ]);
+  }
+  if (kind !== 'principal')
+    checks.push([(i) => (i.amount ?? 0) <= availableCents, WITHDRAWAL_MESSAGES.insufficient]);
+
+  const base = {
+    income: incomeWithdrawalSchema,
+    roi: roiWithdrawalSchema,
+    principal: principalWithdrawalSchema,
+    compound: compoundWithdrawalSchema,
+  }[kind] as v.GenericSchema<unknown, Checked>;
+  return v.pipe(
+    base,
+    ...checks.map(([ok, message]) =>
+      v.forward(
+        v.check(
+          (input: Checked) => ok(input),
+          typeof message === 'string' ? message : (issue) => message(issue.input as Checked),
+        ),
+        ['amount'],
+      ),
+    ),
+  );
+}
+
+/**
+ * One kind's request: its rules first, then what it draws on, the amount with the fee and the net as
+ * they type, "Send code" (a code mailed for purpose withdrawal), the code, and Send. The server's
+ * answers show as they come: field errors under their fields, anything else in the banner.
+ */
+export function WithdrawalForm({
+  kind,
+  options,
+  member,
+  refusal,
+}: {
+  kind: WithdrawalKind;
+  options: WithdrawalOptions;
+  member: Member;
+  /** Why this kind cannot be asked for now (unverified e-mail, no usable address, an open request). */
+  refusal?: string;
+}) {
+  const queryClient = useQueryClient();
+  const investments = investmentsFor(kind, options);
+  const usable = options.addresses.filter((a) => isUsable(a, Date.now()));
+  const [fields, setFields] = useState({
+    amount: '',
+    otp: '',
+    topup_id: investments.length === 1 ? (investments[0]?.topup_id ?? '') : '',
+    plan_id: options.plans.length === 1 ? (options.plans[0]?.id ?? '') : '',
+    network: (usable.find((a) => a.network === 'bep20') ?? usable[0])?.network ?? '',
+  });
+  const [codeSent, setCodeSent] = useState(false);
+  const [sendingCode, setSendingCode] = useState(false);
+  const banner = useAutoClearBanner();
+  const { errors, busy, submit } = useSchemaForm();
+  const { offline } = useOffline();
+  const refusalId = useId();
+
+  const set = (name: keyof typeof fields) => (e: { target: { value: string } }) =>
+    setFields((current) => ({ ...current, [name]: e.target.value }));
+
+  const investment = investments.find((i) => i.topup_id === fields.topup_id);
+  const plan = options.plans.find((p) => p.id === fields.plan_id);
+  const amountText = kind === 'principal' ? (investment?.amount ?? '') : fields.amount;
+  const figures = figuresOf(kind, amountText);
+  const payout = kind !== 'compound';
+  const address: PayoutAddress | undefined = usable.find((a) => a.network === fields.network);
+  const blocked = Boolean(refusal) || offline;
+  const nothingToDrawOn =
+    (kind === 'roi' || kind === 'principal') && investments.length === 0
+      ? kind === 'roi'
+        ? WITHDRAWAL_TEXT.noRoi
+        : WITHDRAWAL_TEXT.noPrincipal
+      : kind === 'compound' && options.plans.length === 0
+        ? WITHDRAWAL_TEXT.noPlans
+        : '';
+
+  async function sendCode() {
+    setSendingCode(true);
+    try {
+      banner.success((await sendWithdrawalCode(member)).message);
+      setCodeSent(true);
+    } catch (error) {
+      banner.error(errorText(error));
+    } finally {
+      setSendingCode(false);
+    }
+  }
+
+  function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    if (blocked) return;
+    const network = payout && fields.network ? (fields.network as 'bep20' | 'trc20') : undefined;
+    void submit(
+      schemaFor(kind, options),
+      {
+        otp: fields.otp,
+        ...(kind !== 'principal' ? { amount: fields.amount } : {}),
+        ...(kind === 'roi' || kind === 'principal' ? { topup_id: fields.topup_id } : {}),
+        ...(kind === 'compound' ? { plan_id: fields.plan_id } : {}),
+        ...(network ? { network } : {}),
+      },
+      async (input) => {
+        try {
+          const { message } = await requestWithdrawal(kind, {
+            ...input,
+            amount: input.amount === undefined ? undefined : formatCents(input.amount),
+          });
+          setFields((current) => ({ ...current, amount: '', otp: '' }));
+          setCodeSent(false);
+          banner.success(message);
+        } finally {
+          // Held or refused, the balance and the list may have moved meanwhile.
+          void refreshAfterWithdrawal(queryClient);
+        }
+      },
+      banner.error,
+    );
+  }
+
+  return (
+    <form className="form withdrawal-form" onSubmit={onSubmit} noValidate aria-busy={busy}>
+      <p className="notice" data-testid="withdrawal-rules">
+        {WITHDRAWAL_RULES_TEXT[kind]}
+      </p>
+      {nothingToDrawOn ? (
+        <p className="muted" data-testid="withdrawal-nothing">
+          {nothingToDrawOn}
+        </p>
+      ) : (
+        <>
+          {kind === 'roi' || kind === 'principal' ? (
+            <SelectField
+              label={WITHDRAWAL_TEXT.investment}
+              name="topup_id"
+              value={fields.topup_id}
+              onChange={set('topup_id')}
+              error={errors.topup_id}
+              disabled={busy}
+            >
+              <option value="">{WITHDRAWAL_TEXT.chooseInvestment}</option>
+              {investments.map((i) => (
+                <option key={i.topup_id} value={i.topup_id}>
+                  {WITHDRAWAL_TEXT.investmentOption(
+                    i.plan_name,
+                    formatMoney(i.amount),
+                    i.roi_end_date.slice(0, 10),
+                  )}
+                </option>
+              ))}
+            </SelectField>
+          ) : null}
+          {kind === 'roi' && investment ? (
+            <dl className="facts">
+              <div>
+                <dt>{WITHDRAWAL_TEXT.roiLeft}</dt>
+                <dd data-testid="roi-withdrawable">{formatMoney(investment.roi_withdrawable)}</dd>
+              </div>
+            </dl>
+          ) : null}
+          {kind === 'compound' ? (
+            <SelectField
+              label={WITHDRAWAL_TEXT.plan}
+              name="plan_id"
+              value={fields.plan_id}
+              onChange={set('plan_id')}
+              error={errors.plan_id}
+              hint={
+                plan
+                  ? WITHDRAWAL_TEXT.planLimits(formatMoney(plan.min_amount), formatMoney(plan.max_amount))
+                  : undefined
+              }
+              disabled={busy}
+            >
+              <option value="">{WITHDRAWAL_TEXT.choosePlan}</option>
+              {options.plans.map((p) => (
+                <option key={p.id} value={p.id}>
+                  {p.name}
+                </option>
+              ))}
+            </SelectField>
+          ) : null}
+          {kind !== 'principal' ? (
+            <FormField
+              label={WITHDRAWAL_TEXT.amount}
+              name="amount"
+              inputMode="decimal"
+              autoComplete="off"
+              value={fields.amount}
+              onChange={set('amount')}
+              error={errors.amount}
+              hint={
+                kind === 'compound' ? undefined : WITHDRAWAL_TEXT.amountHint(formatMoney(options.minimum))
+              }
+              disabled={busy}
+            />
+          ) : null}
+          {payout && usable.length > 1 ? (
+            <SelectField
+              label={WITHDRAWAL_TEXT.network}
+              name="network"
+              value={fields.network}
+              onChange={set('network')}
+              error={errors.network}
+              disabled={busy}
+            >
+              {usable.map((a) => (
+                <option key={a.network} value={a.network}>
+                  {NETWORK_LABELS[a.network]}
+                </option>
+              ))}
+            </SelectField>
+          ) : null}
+          <section
+            className="withdrawal-figures"
+            aria-label={WITHDRAWAL_TEXT.figuresTitle}
+            aria-live="polite"
+          >
+            <dl className="facts">
+              <div>
+                <dt>{WITHDRAWAL_TEXT.amount}</dt>
+                <dd data-testid="figure-amount">
+                  {figures ? formatMoney(formatCents(figures.amountCents)) : '—'}
+                </dd>
+              </div>
+              <div>
+                <dt>
+                  {WITHDRAWAL_TEXT.fee}
+                  {payout ? ` (${WITHDRAWAL_TEXT.feeOf(percentText(options.fee_percent))})` : ''}
+                </dt>
+                <dd data-testid="figure-fee">
+                  {!payout
+                    ? WITHDRAWAL_TEXT.noFee
+                    : figures
+                      ? formatMoney(formatCents(figures.feeCents))
+                      : '—'}
+                </dd>
+              </div>
+              <div>
+                <dt>{payout ? WITHDRAWAL_TEXT.youReceive : WITHDRAWAL_TEXT.becomesInvestment}</dt>
+                <dd data-testid="figure-net">{figures ? formatMoney(formatCents(figures.netCents)) : '—'}</dd>
+              </div>
+              {payout && address ? (
+                <div>
+                  <dt>{NETWORK_LABELS[address.network]}</dt>
+                  <dd className="withdrawal-wrap">{address.address}</dd>
+                </div>
+              ) : null}
+            </dl>
+          </section>
+          <p className="muted">{WITHDRAWAL_TEXT.codeIntro}</p>
+          <div className="form-actions">
+            <button
+              type="button"
+              className="button"
+              disabled={sendingCode || busy || blocked}
+              aria-describedby={refusal ? refusalId : undefined}
+              onClick={() => void sendCode()}
+            >
+              {codeSent ? ACCOUNT_TEXT.sendCodeAgain : ACCOUNT_TEXT.sendCode}
+            </button>
+          </div>
+          <FormField
+            label={ACCOUNT_TEXT.code}
+            name="otp"
+            autoComplete="one-time-code"
+            inputMode="numeric"
+            maxLength={6}
+            value={fields.otp}
+            onChange={set('otp')}
+            error={errors.otp}
+            disabled={busy}
+          />
+        </>
+      )}
+      <MessageBanner banner={banner.banner} />
+      {refusal ? (
+        <p className="field-error" id={refusalId} data-testid="withdrawal-refusal">
+          {refusal}
+        </p>
+      ) : null}
+      <MoneyOfflineNote />
+      {nothingToDrawOn ? null : (
+        <button
+          type="submit"
+          className="button primary"
+          disabled={busy || blocked}
+          aria-describedby={refusal ? refusalId : undefined}
+        >
+          {busy ? WITHDRAWAL_TEXT.sending : WITHDRAWAL_TEXT.send}
+        </button>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import type { Withdrawal } from '../../../shared/withdrawals.ts';
+import {
+  accountAge,
+  figuresOf,
+  isUsable,
+  payoutAddress,
+  pendingFirst,
+  percentText,
+  shortAddress,
+} from './figures.ts';
+
+describe('figuresOf', () => {
+  it('takes 5% of an income withdrawal, rounded half up to the cent, and pays the rest', () => {
+    expect(figuresOf('income', '100')).toEqual({ amountCents: 10_000, feeCents: 500, netCents: 9_500 });
+    // 10.10 x 5% = 0.505: half a cent rounds up.
+    expect(figuresOf('roi', '10.10')).toEqual({ amountCents: 1_010, feeCents: 51, netCents: 959 });
+    expect(figuresOf('principal', '0.09')).toEqual({ amountCents: 9, feeCents: 0, netCents: 9 });
+  });
+
+  it('charges a compound nothing: it all becomes the new investment', () => {
+    expect(figuresOf('compound', '250.50')).toEqual({ amountCents: 25_050, feeCents: 0, netCents: 25_050 });
+  });
+
+  it('shows nothing while the text is not an amount', () => {
+    for (const text of ['', ' ', 'abc', '1.234', '-5', '0', '1e3'])
+      expect(figuresOf('income', text)).toBeNull();
+  });
+});
+
+describe('percentText', () => {
+  it('drops trailing zeros', () => {
+    expect(percentText('5.00')).toBe('5');
+    expect(percentText('2.50')).toBe('2.5');
+    expect(percentText('10')).toBe('10');
+  });
+});
+
+describe('payout addresses', () => {
+  const bep20 = { network: 'bep20' as const, address: '0xabc', usable_from: '2026-01-02T00:00:00.000Z' };
+  const trc20 = { network: 'trc20' as const, address: 'T123', usable_from: '2026-01-01T00:00:00.000Z' };
+
+  it('is usable from its usable_from instant on', () => {
+    expect(isUsable(bep20, Date.parse('2026-01-01T23:59:59.999Z'))).toBe(false);
+    expect(isUsable(bep20, Date.parse('2026-01-02T00:00:00.000Z'))).toBe(true);
+  });
+
+  it('prefers the chosen network, then BEP20, then whatever is saved', () => {
+    expect(payoutAddress([trc20, bep20], 'trc20')).toBe(trc20);
+    expect(payoutAddress([trc20, bep20])).toBe(bep20);
+    expect(payoutAddress([trc20], 'bep20')).toBe(trc20);
+    expect(payoutAddress([])).toBeUndefined();
+  });
+});
+
+describe('accountAge', () => {
+  const now = Date.parse('2026-03-10T12:00:00.000Z');
+  it('counts whole days', () => {
+    expect(accountAge('2026-03-10T01:00:00.000Z', now)).toBe('Under a day');
+    expect(accountAge('2026-03-09T11:00:00.000Z', now)).toBe('1 day');
+    expect(accountAge('2023-03-10T12:00:00.000Z', now)).toBe('1,096 days');
+    expect(accountAge('not a date', now)).toBe('—');
+  });
+});
+
+describe('pendingFirst', () => {
+  const row = (id: string, status: Withdrawal['status'], created_at: string) =>
+    ({ id, status, created_at }) as Withdrawal;
+  it('puts waiting requests first, each group newest first', () => {
+    const rows = [
+      row('a', 'approved', '2026-01-05T00:00:00.000Z'),
+      row('b', 'pending', '2026-01-01T00:00:00.000Z'),
+      row('c', 'rejected', '2026-01-03T00:00:00.000Z'),
+      row('d', 'pending', '2026-01-02T00:00:00.000Z'),
+    ];
+    expect(pendingFirst(rows).map((r) => r.id)).toEqual(['d', 'b', 'a', 'c']);
+  });
+});
+
+describe('shortAddress', () => {
+  it('keeps the first and last six characters of a long address', () => {
+    expect(shortAddress('0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed')).toBe('0x5aAe…1BeAed');
+    expect(shortAddress('TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7')).toBe('TLa2f6…5wYjU7');
+    expect(shortAddress('short')).toBe('short');
+  });
+});

@@ -1,0 +1,66 @@
+import { parseCents } from '../../../shared/money.ts';
+import {
+  type Withdrawal,
+  type WithdrawalKind,
+  type WithdrawalOptions,
+  withdrawalFeeCents,
+} from '../../../shared/withdrawals.ts';
+
+// The withdrawal screens' arithmetic, kept out of the components so it is tested on its own. Integer
+// cents throughout (RULES.md "Money"): the typed text is parsed once, never turned into a float.
+
+export type Figures = { amountCents: number; feeCents: number; netCents: number };
+
+/** Amount, fee and what reaches the member, as they type; null while the text is not an amount. */
+export function figuresOf(kind: WithdrawalKind, amountText: string): Figures | null {
+  const amountCents = parseCents(amountText);
+  if (amountCents === null || amountCents <= 0) return null;
+  const feeCents = withdrawalFeeCents(kind, amountCents);
+  return { amountCents, feeCents, netCents: amountCents - feeCents };
+}
+
+/** "5.00" -> "5", "2.50" -> "2.5": a percent as people write it. */
+export const percentText = (decimal: string) => decimal.replace(/\.0+$/, '').replace(/(\.\d*?)0+$/, '$1');
+
+export type PayoutAddress = WithdrawalOptions['addresses'][number];
+
+/** A saved address is usable once its 24 hours have passed (an admin-set one at once: usable_from is past). */
+export const isUsable = (address: PayoutAddress, nowMs: number) => Date.parse(address.usable_from) <= nowMs;
+
+/** The address a payout goes to: the chosen network's, else BEP20's, else the first saved. */
+export function payoutAddress(
+  addresses: readonly PayoutAddress[],
+  network?: PayoutAddress['network'],
+): PayoutAddress | undefined {
+  return (
+    addresses.find((a) => a.network === network) ??
+    addresses.find((a) => a.network === 'bep20') ??
+    addresses[0]
+  );
+}
+
+const DAY_MS = 24 * 60 * 60_000;
+
+/** How long the member has had their account, for the admin weighing a payout: "Under a day", "1 day", "40 days". */
+export function accountAge(memberSinceIso: string, nowMs: number): string {
+  const since = Date.parse(memberSinceIso);
+  if (Number.isNaN(since)) return '—';
+  const days = Math.floor(Math.max(0, nowMs - since) / DAY_MS);
+  if (days === 0) return 'Under a day';
+  return days === 1 ? '1 day' : `${days.toLocaleString('en-US')} days`;
+}
+
+/** Pending requests first (they wait for someone), each group newest first. */
+export function pendingFirst(rows: readonly Withdrawal[]): Withdrawal[] {
+  return [...rows].sort((a, b) => {
+    const waiting = Number(b.status === 'pending') - Number(a.status === 'pending');
+    return waiting !== 0 ? waiting : b.created_at.localeCompare(a.created_at);
+  });
+}
+
+/**
+ * "0x5aAe…1BeAed": a payout address short enough for a table cell (its whole text is in the detail
+ * panel, the cell's title and the CSV). The first and last six characters are what people compare.
+ */
+export const shortAddress = (address: string) =>
+  address.length <= 15 ? address : `${address.slice(0, 6)}…${address.slice(-6)}`;
