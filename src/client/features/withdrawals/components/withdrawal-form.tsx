@@ -40,11 +40,7 @@ export const investmentsFor = (kind: WithdrawalKind, options: WithdrawalOptions)
       ? options.investments.filter((i) => i.principal_withdrawable)
       : [];
 
-/**
- * The shared request schema of the kind, plus what the screen already knows (the balance, the minimum,
- * the investment's ROI left, the plan's range), so a mistake shows on its field before a code is spent.
- * The server checks all of it again and has the last word.
- */
+/** A request's fields after the shared schema: the amount in cents. */
 type Checked = {
   otp: string;
   amount?: number;
@@ -53,6 +49,11 @@ type Checked = {
   network?: 'bep20' | 'trc20';
 };
 
+/**
+ * The shared request schema of the kind, plus what the screen already knows (the balance, the minimum,
+ * the investment's ROI left, the plan's range), so a mistake shows on its field before a code is spent.
+ * The server checks all of it again and has the last word.
+ */
 function schemaFor(kind: WithdrawalKind, options: WithdrawalOptions): v.GenericSchema<unknown, Checked> {
   const availableCents = cents(options.working_available);
   const minimumCents = cents(options.minimum);
