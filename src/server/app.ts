@@ -31,6 +31,7 @@ import { registerProfileRoutes } from './modules/profile/profile.routes.ts';
 import { registerPushRoutes } from './modules/push/push.routes.ts';
 import { configurePush } from './modules/push/push.service.ts';
 import { loadOrCreateVapidKeys } from './modules/push/vapid-keys.ts';
+import { registerRewardsRoutes } from './modules/rewards/rewards.routes.ts';
 import { registerTeamRoutes } from './modules/team/team.routes.ts';
 import { registerTicketsRoutes } from './modules/tickets/tickets.routes.ts';
 import { registerCodesRoutes } from './modules/topups/codes.routes.ts';
@@ -174,6 +175,7 @@ export async function buildApp(config: Config): Promise<App> {
       registerTeamRoutes(api, { db });
       registerDepositsRoutes(api, { db, dataDir: config.dataDir });
       registerDisclosureRoutes(api, { db });
+      registerRewardsRoutes(api, { db });
     },
     { prefix: '/api/v1' },
   );

@@ -349,6 +349,27 @@ export type TopupTable = {
   roi_end_date: string;
 };
 
+/** Issue 17: one rung of the reward ladder. */
+export type RewardPlanTable = {
+  id: string;
+  rank: string;
+  business_needed_cents: number;
+  amount_cents: number;
+  created_at: string;
+  updated_at: string;
+};
+
+/** A member's claim of one reward, once; its id is the paying ledger transfer's. */
+export type RewardClaimTable = {
+  id: string;
+  user_id: string;
+  reward_id: string;
+  rank: string;
+  amount_cents: number;
+  team_business_cents: number;
+  created_at: string;
+};
+
 /** Issue 16: one withdrawal request and the ledger holds that carry its money. */
 export type WithdrawalTable = {
   id: string;
@@ -501,4 +522,6 @@ export type Database = {
   activation_codes: ActivationCodeTable;
   withdrawals: WithdrawalTable;
   manual_deposits: ManualDepositTable;
+  reward_plans: RewardPlanTable;
+  reward_claims: RewardClaimTable;
 };

@@ -1,0 +1,83 @@
+import * as v from 'valibot';
+import { amountSchema } from './wallets.ts';
+
+// Rewards (issue 17 item 2, RULES.md "Rewards, salary, CTO, leadership", API.md "Team and rewards"): a
+// ladder of ranks, each reached when the member's team business (every investment of their downline)
+// is at least its business needed; each reached reward is claimed once, into Income Working.
+
+export const REWARD_MESSAGES = {
+  /** Spec 8, spelling corrected as RULES.md "Messages" says. */
+  claimed: 'Reward claimed successfully!',
+  created: 'Reward plan created',
+  updated: 'Reward plan updated',
+  deleted: 'Reward plan deleted',
+  rankRequired: 'Rank name is required (at most 60 characters)',
+  rankTaken: 'A reward plan with this rank name exists already',
+  notFound: 'No reward plan with this id',
+  memberNotFound: 'No member with this id',
+  alreadyClaimed: 'This reward has been claimed already',
+  notReached: 'Your team business has not reached this reward yet',
+  hasClaims: 'Members have claimed this reward: it stays in the ladder for their history',
+  nothingToChange: 'Send at least one field to change',
+} as const;
+
+const rank = v.pipe(
+  v.string(REWARD_MESSAGES.rankRequired),
+  v.trim(),
+  v.minLength(1, REWARD_MESSAGES.rankRequired),
+  v.maxLength(60, REWARD_MESSAGES.rankRequired),
+);
+
+/** POST /rewards (admin). */
+export const rewardPlanSchema = v.object({ rank, business_needed: amountSchema, amount: amountSchema });
+export type RewardPlanInput = v.InferOutput<typeof rewardPlanSchema>;
+/** PUT /rewards/{id} (admin): any of the fields. */
+export const rewardPlanUpdateSchema = v.object({
+  rank: v.optional(rank),
+  business_needed: v.optional(amountSchema),
+  amount: v.optional(amountSchema),
+});
+export type RewardPlanUpdate = v.InferOutput<typeof rewardPlanUpdateSchema>;
+/** POST /rewards/user/claim/{id}. */
+export const rewardClaimSchema = v.object({
+  reward_id: v.pipe(v.string(REWARD_MESSAGES.notFound), v.trim(), v.nonEmpty(REWARD_MESSAGES.notFound)),
+});
+
+export const rewardSchema = v.object({
+  id: v.string(),
+  rank: v.string(),
+  business_needed: v.string(),
+  amount: v.string(),
+  created_at: v.string(),
+});
+export type Reward = v.InferOutput<typeof rewardSchema>;
+
+/** A rung of the ladder as one member stands on it. */
+export const memberRewardSchema = v.object({
+  ...rewardSchema.entries,
+  reached: v.boolean(),
+  claimed: v.boolean(),
+  claimed_at: v.nullable(v.string()),
+});
+export type MemberReward = v.InferOutput<typeof memberRewardSchema>;
+
+export const memberRewardsSchema = v.object({
+  team_business: v.string(),
+  rewards: v.array(memberRewardSchema),
+  /** The next reward not reached yet, and how much business it still needs. */
+  next: v.nullable(v.object({ id: v.string(), rank: v.string(), business_left: v.string() })),
+});
+export type MemberRewards = v.InferOutput<typeof memberRewardsSchema>;
+
+export const rewardClaimRowSchema = v.object({
+  id: v.string(),
+  user_id: v.string(),
+  username: v.string(),
+  fullname: v.string(),
+  reward_id: v.string(),
+  rank: v.string(),
+  amount: v.string(),
+  team_business: v.string(),
+  created_at: v.string(),
+});
+export type RewardClaimRow = v.InferOutput<typeof rewardClaimRowSchema>;
