@@ -189,6 +189,7 @@ const screens = () => [
   { path: '/user/transaction/transfer_transaction/out', ready: 'text', name: bob.username },
   { path: '/user/direct-members', ready: 'text', name: carol.fullname },
   { path: '/user/refferral-tree', ready: 'text', name: `@${carol.username}` },
+  { path: '/user/rewards', ready: 'heading', name: 'Your team business' },
 ];
 
 for (const width of [360, 390]) {

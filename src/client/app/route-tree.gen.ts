@@ -25,6 +25,8 @@ import { Route as AdminIncomeRouteImport } from './../routes/admin/income'
 import { Route as AdminNotificationsRouteImport } from './../routes/admin/notifications'
 import { Route as AdminPlansRouteImport } from './../routes/admin/plans'
 import { Route as AdminReportsRouteImport } from './../routes/admin/reports'
+import { Route as AdminRewardPlansRouteImport } from './../routes/admin/reward-plans'
+import { Route as AdminRewardTransactionsRouteImport } from './../routes/admin/reward-transactions'
 import { Route as AdminRoiRequestRouteImport } from './../routes/admin/roi-request'
 import { Route as AdminSettingsRouteImport } from './../routes/admin/settings'
 import { Route as AdminTicketsRouteImport } from './../routes/admin/tickets'
@@ -38,6 +40,7 @@ import { Route as UserDirectMembersRouteImport } from './../routes/user/direct-m
 import { Route as UserIncomeRouteImport } from './../routes/user/income'
 import { Route as UserNotificationsRouteImport } from './../routes/user/notifications'
 import { Route as UserRefferralTreeRouteImport } from './../routes/user/refferral-tree'
+import { Route as UserRewardsRouteImport } from './../routes/user/rewards'
 import { Route as UserScannerRouteImport } from './../routes/user/scanner'
 import { Route as UserSubscriptionRouteImport } from './../routes/user/subscription'
 import { Route as UserTopupRouteImport } from './../routes/user/topup'
@@ -136,6 +139,16 @@ const AdminReportsRoute = AdminReportsRouteImport.update({
   path: '/reports',
   getParentRoute: () => AdminRoute,
 } as any)
+const AdminRewardPlansRoute = AdminRewardPlansRouteImport.update({
+  id: '/reward-plans',
+  path: '/reward-plans',
+  getParentRoute: () => AdminRoute,
+} as any)
+const AdminRewardTransactionsRoute = AdminRewardTransactionsRouteImport.update({
+  id: '/reward-transactions',
+  path: '/reward-transactions',
+  getParentRoute: () => AdminRoute,
+} as any)
 const AdminRoiRequestRoute = AdminRoiRequestRouteImport.update({
   id: '/roi-request',
   path: '/roi-request',
@@ -199,6 +212,11 @@ const UserNotificationsRoute = UserNotificationsRouteImport.update({
 const UserRefferralTreeRoute = UserRefferralTreeRouteImport.update({
   id: '/refferral-tree',
   path: '/refferral-tree',
+  getParentRoute: () => UserRoute,
+} as any)
+const UserRewardsRoute = UserRewardsRouteImport.update({
+  id: '/rewards',
+  path: '/rewards',
   getParentRoute: () => UserRoute,
 } as any)
 const UserScannerRoute = UserScannerRouteImport.update({
@@ -307,6 +325,8 @@ export interface FileRoutesByFullPath {
   '/admin/notifications': typeof AdminNotificationsRoute
   '/admin/plans': typeof AdminPlansRoute
   '/admin/reports': typeof AdminReportsRoute
+  '/admin/reward-plans': typeof AdminRewardPlansRoute
+  '/admin/reward-transactions': typeof AdminRewardTransactionsRoute
   '/admin/roi-request': typeof AdminRoiRequestRoute
   '/admin/settings': typeof AdminSettingsRoute
   '/admin/tickets': typeof AdminTicketsRoute
@@ -320,6 +340,7 @@ export interface FileRoutesByFullPath {
   '/user/income': typeof UserIncomeRoute
   '/user/notifications': typeof UserNotificationsRoute
   '/user/refferral-tree': typeof UserRefferralTreeRoute
+  '/user/rewards': typeof UserRewardsRoute
   '/user/scanner': typeof UserScannerRoute
   '/user/subscription': typeof UserSubscriptionRoute
   '/user/topup': typeof UserTopupRoute
@@ -355,6 +376,8 @@ export interface FileRoutesByTo {
   '/admin/notifications': typeof AdminNotificationsRoute
   '/admin/plans': typeof AdminPlansRoute
   '/admin/reports': typeof AdminReportsRoute
+  '/admin/reward-plans': typeof AdminRewardPlansRoute
+  '/admin/reward-transactions': typeof AdminRewardTransactionsRoute
   '/admin/roi-request': typeof AdminRoiRequestRoute
   '/admin/settings': typeof AdminSettingsRoute
   '/admin/tickets': typeof AdminTicketsRoute
@@ -368,6 +391,7 @@ export interface FileRoutesByTo {
   '/user/income': typeof UserIncomeRoute
   '/user/notifications': typeof UserNotificationsRoute
   '/user/refferral-tree': typeof UserRefferralTreeRoute
+  '/user/rewards': typeof UserRewardsRoute
   '/user/scanner': typeof UserScannerRoute
   '/user/subscription': typeof UserSubscriptionRoute
   '/user/topup': typeof UserTopupRoute
@@ -404,6 +428,8 @@ export interface FileRoutesById {
   '/admin/notifications': typeof AdminNotificationsRoute
   '/admin/plans': typeof AdminPlansRoute
   '/admin/reports': typeof AdminReportsRoute
+  '/admin/reward-plans': typeof AdminRewardPlansRoute
+  '/admin/reward-transactions': typeof AdminRewardTransactionsRoute
   '/admin/roi-request': typeof AdminRoiRequestRoute
   '/admin/settings': typeof AdminSettingsRoute
   '/admin/tickets': typeof AdminTicketsRoute
@@ -417,6 +443,7 @@ export interface FileRoutesById {
   '/user/income': typeof UserIncomeRoute
   '/user/notifications': typeof UserNotificationsRoute
   '/user/refferral-tree': typeof UserRefferralTreeRoute
+  '/user/rewards': typeof UserRewardsRoute
   '/user/scanner': typeof UserScannerRoute
   '/user/subscription': typeof UserSubscriptionRoute
   '/user/topup': typeof UserTopupRoute
@@ -454,6 +481,8 @@ export interface FileRouteTypes {
     | '/admin/notifications'
     | '/admin/plans'
     | '/admin/reports'
+    | '/admin/reward-plans'
+    | '/admin/reward-transactions'
     | '/admin/roi-request'
     | '/admin/settings'
     | '/admin/tickets'
@@ -467,6 +496,7 @@ export interface FileRouteTypes {
     | '/user/income'
     | '/user/notifications'
     | '/user/refferral-tree'
+    | '/user/rewards'
     | '/user/scanner'
     | '/user/subscription'
     | '/user/topup'
@@ -502,6 +532,8 @@ export interface FileRouteTypes {
     | '/admin/notifications'
     | '/admin/plans'
     | '/admin/reports'
+    | '/admin/reward-plans'
+    | '/admin/reward-transactions'
     | '/admin/roi-request'
     | '/admin/settings'
     | '/admin/tickets'
@@ -515,6 +547,7 @@ export interface FileRouteTypes {
     | '/user/income'
     | '/user/notifications'
     | '/user/refferral-tree'
+    | '/user/rewards'
     | '/user/scanner'
     | '/user/subscription'
     | '/user/topup'
@@ -550,6 +583,8 @@ export interface FileRouteTypes {
     | '/admin/notifications'
     | '/admin/plans'
     | '/admin/reports'
+    | '/admin/reward-plans'
+    | '/admin/reward-transactions'
     | '/admin/roi-request'
     | '/admin/settings'
     | '/admin/tickets'
@@ -563,6 +598,7 @@ export interface FileRouteTypes {
     | '/user/income'
     | '/user/notifications'
     | '/user/refferral-tree'
+    | '/user/rewards'
     | '/user/scanner'
     | '/user/subscription'
     | '/user/topup'
@@ -710,6 +746,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AdminReportsRouteImport
       parentRoute: typeof AdminRoute
     }
+    '/admin/reward-plans': {
+      id: '/admin/reward-plans'
+      path: '/reward-plans'
+      fullPath: '/admin/reward-plans'
+      preLoaderRoute: typeof AdminRewardPlansRouteImport
+      parentRoute: typeof AdminRoute
+    }
+    '/admin/reward-transactions': {
+      id: '/admin/reward-transactions'
+      path: '/reward-transactions'
+      fullPath: '/admin/reward-transactions'
+      preLoaderRoute: typeof AdminRewardTransactionsRouteImport
+      parentRoute: typeof AdminRoute
+    }
     '/admin/roi-request': {
       id: '/admin/roi-request'
       path: '/roi-request'
@@ -799,6 +849,13 @@ declare module '@tanstack/react-router' {
       path: '/refferral-tree'
       fullPath: '/user/refferral-tree'
       preLoaderRoute: typeof UserRefferralTreeRouteImport
+      parentRoute: typeof UserRoute
+    }
+    '/user/rewards': {
+      id: '/user/rewards'
+      path: '/rewards'
+      fullPath: '/user/rewards'
+      preLoaderRoute: typeof UserRewardsRouteImport
       parentRoute: typeof UserRoute
     }
     '/user/scanner': {
@@ -930,6 +987,8 @@ interface AdminRouteChildren {
   AdminNotificationsRoute: typeof AdminNotificationsRoute
   AdminPlansRoute: typeof AdminPlansRoute
   AdminReportsRoute: typeof AdminReportsRoute
+  AdminRewardPlansRoute: typeof AdminRewardPlansRoute
+  AdminRewardTransactionsRoute: typeof AdminRewardTransactionsRoute
   AdminRoiRequestRoute: typeof AdminRoiRequestRoute
   AdminSettingsRoute: typeof AdminSettingsRoute
   AdminTicketsRoute: typeof AdminTicketsRoute
@@ -948,6 +1007,8 @@ const AdminRouteChildren: AdminRouteChildren = {
   AdminNotificationsRoute: AdminNotificationsRoute,
   AdminPlansRoute: AdminPlansRoute,
   AdminReportsRoute: AdminReportsRoute,
+  AdminRewardPlansRoute: AdminRewardPlansRoute,
+  AdminRewardTransactionsRoute: AdminRewardTransactionsRoute,
   AdminRoiRequestRoute: AdminRoiRequestRoute,
   AdminSettingsRoute: AdminSettingsRoute,
   AdminTicketsRoute: AdminTicketsRoute,
@@ -968,6 +1029,7 @@ interface UserRouteChildren {
   UserIncomeRoute: typeof UserIncomeRoute
   UserNotificationsRoute: typeof UserNotificationsRoute
   UserRefferralTreeRoute: typeof UserRefferralTreeRoute
+  UserRewardsRoute: typeof UserRewardsRoute
   UserScannerRoute: typeof UserScannerRoute
   UserSubscriptionRoute: typeof UserSubscriptionRoute
   UserTopupRoute: typeof UserTopupRoute
@@ -991,6 +1053,7 @@ const UserRouteChildren: UserRouteChildren = {
   UserIncomeRoute: UserIncomeRoute,
   UserNotificationsRoute: UserNotificationsRoute,
   UserRefferralTreeRoute: UserRefferralTreeRoute,
+  UserRewardsRoute: UserRewardsRoute,
   UserScannerRoute: UserScannerRoute,
   UserSubscriptionRoute: UserSubscriptionRoute,
   UserTopupRoute: UserTopupRoute,

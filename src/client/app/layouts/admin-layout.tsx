@@ -17,6 +17,8 @@ const ADMIN_LINKS = [
   ['/admin/topup', 'Top-ups'],
   ['/admin/withdrawals', 'Withdrawals'],
   ['/admin/roi-request', 'ROI requests'],
+  ['/admin/reward-plans', 'Reward plans'],
+  ['/admin/reward-transactions', 'Reward claims'],
   ['/admin/reports', 'Reports'],
   ['/admin/tickets', 'Tickets'],
   ['/admin/notifications', 'Notifications'],

@@ -1,0 +1,17 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { AdminRewardPlans } from '../../features/rewards/components/admin-reward-plans.tsx';
+
+export const Route = createFileRoute('/admin/reward-plans')({ component: RewardPlansPage });
+
+function RewardPlansPage() {
+  return (
+    <div className="stack">
+      <h1>Reward plans</h1>
+      <p className="muted">
+        A member reaches a rank when their team business is at least its business needed, and claims its
+        reward once.
+      </p>
+      <AdminRewardPlans />
+    </div>
+  );
+}

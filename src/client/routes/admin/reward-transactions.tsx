@@ -1,0 +1,13 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { AdminRewardClaims } from '../../features/rewards/components/admin-reward-claims.tsx';
+
+export const Route = createFileRoute('/admin/reward-transactions')({ component: RewardTransactionsPage });
+
+function RewardTransactionsPage() {
+  return (
+    <div className="stack">
+      <h1>Reward transactions</h1>
+      <AdminRewardClaims />
+    </div>
+  );
+}

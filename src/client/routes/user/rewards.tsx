@@ -1,0 +1,20 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { useMemberSession } from '../../features/auth/use-session-watch.ts';
+import { MemberRewards } from '../../features/rewards/components/member-rewards.tsx';
+import { RiskNote } from '../../ui/risk-note.tsx';
+
+export const Route = createFileRoute('/user/rewards')({ component: RewardsPage });
+
+function RewardsPage() {
+  const member = useMemberSession()?.auth;
+  return (
+    <div className="stack">
+      <header>
+        <h1>Rewards</h1>
+        <p className="muted">Rewards for the business your team builds. Reaching a rank is not guaranteed.</p>
+      </header>
+      <RiskNote className="compact" />
+      {member ? <MemberRewards memberId={member.id} /> : null}
+    </div>
+  );
+}
