@@ -18,6 +18,7 @@ import { registerAuditRoutes } from './modules/audit/audit.routes.ts';
 import { registerAuthRoutes } from './modules/auth/auth.routes.ts';
 import { getOrCreateSecret } from './modules/auth/secrets.repository.ts';
 import { registerSessionsRoutes } from './modules/auth/sessions.routes.ts';
+import { registerCtoRoutes } from './modules/cto/cto.routes.ts';
 import { registerDepositsRoutes } from './modules/deposits/deposits.routes.ts';
 import { registerDisclosureRoutes } from './modules/disclosure/disclosure.routes.ts';
 import { registerHealthRoutes } from './modules/health.routes.ts';
@@ -176,6 +177,7 @@ export async function buildApp(config: Config): Promise<App> {
       registerDepositsRoutes(api, { db, dataDir: config.dataDir });
       registerDisclosureRoutes(api, { db });
       registerRewardsRoutes(api, { db });
+      registerCtoRoutes(api, { db });
     },
     { prefix: '/api/v1' },
   );

@@ -18,6 +18,7 @@ import * as dailyIncome from './migrations/0015-daily-income.ts';
 import * as withdrawals from './migrations/0016-withdrawals.ts';
 import * as manualDeposits from './migrations/0017-manual-deposits.ts';
 import * as rewards from './migrations/0018-rewards.ts';
+import * as cto from './migrations/0019-cto.ts';
 
 // Migrations are listed here, in order, rather than read from disk, so they run the same from any working directory.
 const migrations: Record<string, Migration> = {
@@ -39,6 +40,7 @@ const migrations: Record<string, Migration> = {
   '0016-withdrawals': withdrawals,
   '0017-manual-deposits': manualDeposits,
   '0018-rewards': rewards,
+  '0019-cto': cto,
 };
 
 /**

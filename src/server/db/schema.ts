@@ -370,6 +370,28 @@ export type RewardClaimTable = {
   created_at: string;
 };
 
+/** Issue 17: one month's CTO payment; the month is its key. */
+export type CtoPaymentTable = {
+  month: string;
+  deposits_cents: number;
+  share_bp: number;
+  pool_cents: number;
+  members: number;
+  per_member_cents: number;
+  paid_by: string;
+  paid_at: string;
+};
+
+/** One member's CTO share of a month; its id is the paying ledger transfer's. */
+export type CtoPayoutTable = {
+  id: string;
+  month: string;
+  user_id: string;
+  rank: string;
+  amount_cents: number;
+  created_at: string;
+};
+
 /** Issue 16: one withdrawal request and the ledger holds that carry its money. */
 export type WithdrawalTable = {
   id: string;
@@ -524,4 +546,6 @@ export type Database = {
   manual_deposits: ManualDepositTable;
   reward_plans: RewardPlanTable;
   reward_claims: RewardClaimTable;
+  cto_payments: CtoPaymentTable;
+  cto_payouts: CtoPayoutTable;
 };

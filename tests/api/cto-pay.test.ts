@@ -1,0 +1,153 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SessionUser } from '../../src/server/http/session.ts';
+import { ctoPreview, payCto } from '../../src/server/modules/cto/cto.service.ts';
+import { findUserById } from '../../src/server/modules/users/users.repository.ts';
+import { CTO_MESSAGES as M, previousMonth } from '../../src/shared/cto.ts';
+import { type ApiClient, signedInAdminClient } from '../helpers/client.ts';
+import {
+  buy,
+  createPlan,
+  expectBooksBalanced,
+  type Member,
+  member,
+  workingCents,
+} from '../helpers/income.ts';
+import { ADMIN, startServer, type TestServer } from '../helpers/server.ts';
+
+// CTO (issue 17 item 4, RULES.md): 1% of a month's deposits, split equally among the members holding
+// the top two ranks of the reward ladder, paid once a month when an admin presses Pay: the month's row
+// is the unique key, so concurrent Pays pay once. Months that have not ended cannot be paid, so the
+// payment of this month's deposits is made through the service as of next month (the real service on
+// the real database, the clock moved on).
+
+let server: TestServer;
+let admin: ApiClient;
+let adminSession: SessionUser;
+let diamond: Member;
+let gold: Member;
+let bronze: Member;
+const thisMonth = new Date().toISOString().slice(0, 7);
+const nextMonth = () => {
+  const now = new Date();
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 2));
+};
+
+beforeAll(async () => {
+  server = await startServer({ TRUST_PROXY: '127.0.0.1' });
+  admin = await signedInAdminClient(server.baseUrl);
+  const adminRow = await server.db
+    .selectFrom('users')
+    .select('id')
+    .where('email', '=', ADMIN.email)
+    .executeTakeFirstOrThrow();
+  adminSession = {
+    sessionId: 'cto-test',
+    expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+    user: (await findUserById(server.db, adminRow.id)) ?? expect.unreachable(),
+  };
+  for (const [rank, business_needed] of [
+    ['Bronze', '100'],
+    ['Gold', '1000'],
+    ['Diamond', '5000'],
+  ])
+    expect((await admin.post('/rewards', { rank, business_needed, amount: '1' })).status).toBe(201);
+  const planId = await createPlan(admin, { roi_percent: '1', duration_days: 30 });
+  // Team business: diamond 6,000, gold 1,500, bronze 200.
+  diamond = await member(server, admin, undefined);
+  gold = await member(server, admin, undefined);
+  bronze = await member(server, admin, undefined);
+  for (const [sponsor, amount] of [
+    [diamond, '6000'],
+    [gold, '1500'],
+    [bronze, '200'],
+  ] as const) {
+    const down = await member(server, admin, sponsor, { business: amount });
+    await buy(down, planId, amount);
+  }
+  // Deposits this month: one manual deposit of 1,000.00, approved.
+  const payer = await member(server, admin, undefined);
+  const added = await payer.client.post('/deposite/add', { amount: '1000', tx_hash: `0x${'c'.repeat(64)}` });
+  expect(added.status, added.text).toBe(201);
+  const deposit = added.body.deposit;
+  const approved = await admin.put(`/deposite/${deposit.id}`, {
+    status: 'approved',
+    amount: '1000',
+    user_id: payer.id,
+  });
+  expect(approved.status, approved.text).toBe(200);
+});
+afterAll(async () => server?.stop());
+
+describe('CTO', () => {
+  it('shows the month: deposits, the 1% pool, the top two ranks and who holds them', async () => {
+    const preview = await ctoPreview(server.db, adminSession, thisMonth, nextMonth());
+    expect(preview).toMatchObject({
+      month: thisMonth,
+      deposits: '1000.00',
+      share_percent: '1.00',
+      pool: '10.00',
+      per_member: '5.00',
+      ranks: ['Diamond', 'Gold'],
+      payment: null,
+    });
+    expect(preview.qualifiers.map((q) => [q.user_id, q.rank, q.team_business])).toEqual([
+      [diamond.id, 'Diamond', '6000.00'],
+      [gold.id, 'Gold', '1500.00'],
+    ]);
+  });
+
+  it('pays the month once, in equal shares, even to concurrent Pays', async () => {
+    const before = await Promise.all([diamond, gold, bronze].map((m) => workingCents(server, m.id)));
+    const answers = await Promise.allSettled(
+      Array.from({ length: 5 }, () => payCto(server.db, adminSession, thisMonth, undefined, nextMonth())),
+    );
+    const paid = answers.filter((a) => a.status === 'fulfilled');
+    expect(paid).toHaveLength(1);
+    const refused = answers.filter((a): a is PromiseRejectedResult => a.status === 'rejected');
+    expect(refused.map((r) => [r.reason.statusCode, r.reason.message])).toEqual(
+      Array(4).fill([409, M.alreadyPaid]),
+    );
+    const after = await Promise.all([diamond, gold, bronze].map((m) => workingCents(server, m.id)));
+    expect(after.map((cents, i) => cents - (before[i] ?? 0))).toEqual([500, 500, 0]);
+    const again = await payCto(server.db, adminSession, thisMonth, undefined, nextMonth()).catch(
+      (e: { statusCode: number }) => e.statusCode,
+    );
+    expect(again).toBe(409);
+
+    const list = await admin.get('/cto/list');
+    expect(list.body.payments).toEqual([
+      expect.objectContaining({ month: thisMonth, members: 2, per_member: '5.00', pool: '10.00' }),
+    ]);
+    const payouts = await admin.get(`/cto/transaction/${thisMonth}`);
+    expect(
+      payouts.body.payouts.map((p: { user_id: string; amount: string }) => [p.user_id, p.amount]).sort(),
+    ).toEqual(
+      [
+        [diamond.id, '5.00'],
+        [gold.id, '5.00'],
+      ].sort(),
+    );
+    const mine = await gold.client.get(`/cto/byid/${gold.id}`);
+    expect(mine.body.payouts).toEqual([
+      expect.objectContaining({ month: thisMonth, rank: 'Gold', amount: '5.00' }),
+    ]);
+    expect((await gold.client.get(`/cto/byid/${diamond.id}`)).status).toBe(404);
+    await expectBooksBalanced(admin);
+  });
+
+  it('pays only ended months, for admins only, and refuses a month with nothing to split', async () => {
+    const current = await admin.post('/cto/pay', { month: thisMonth });
+    expect(current.status).toBe(400);
+    expect(current.body.errors).toEqual([{ field: 'month', message: M.monthInvalid }]);
+    expect((await admin.post('/cto/pay', { month: '2026-13' })).status).toBe(400);
+    expect((await diamond.client.post('/cto/pay', {})).status).toBe(403);
+    expect((await diamond.client.get('/cto')).status).toBe(403);
+    // Last month had no deposits: the pool is empty.
+    const last = await admin.get(`/cto?month=${previousMonth()}`);
+    expect(last.body).toMatchObject({ pool: '0.00', payment: null });
+    const empty = await admin.post('/cto/pay', {});
+    expect(empty.status).toBe(422);
+    expect(empty.body.message).toBe(M.poolTooSmall);
+    expect((await admin.get('/cto/list')).body.payments).toHaveLength(1);
+  });
+});
