@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { E2E_ADMIN } from '../../playwright.config.ts';
+import { CTO_MESSAGES, previousMonth } from '../../src/shared/cto.ts';
 import { REWARD_MESSAGES } from '../../src/shared/rewards.ts';
 import { fillSignIn } from './helpers.ts';
 
@@ -41,4 +42,32 @@ test('an admin creates, edits and deletes a reward plan', async ({ page }) => {
   await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Reward claims' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Reward transactions' })).toBeVisible();
   await expect(page.getByTestId('reward-claims')).toBeVisible();
+});
+
+test('the CTO section shows the server’s figures for last month and its answer to Pay', async ({ page }) => {
+  await page.goto('/admin-login');
+  await fillSignIn(page, E2E_ADMIN.email, E2E_ADMIN.password);
+  const preview = page.waitForResponse((r) => r.url().includes('/api/v1/cto?month='));
+  await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Reward claims' }).click();
+  const cto = page.getByRole('region', { name: 'CTO' });
+  const figures = (await (await preview).json()) as {
+    month: string;
+    deposits: string;
+    pool: string;
+    payment: unknown;
+  };
+  expect(figures.month).toBe(previousMonth());
+  await expect(cto.getByLabel('Month')).toHaveValue(figures.month);
+  await expect(cto.getByTestId('cto-figures')).toContainText(`$${Number(figures.pool).toFixed(2)}`);
+  // This run's database has no deposits in an ended month: Pay is refused with the server's reason,
+  // and nothing is paid.
+  expect(figures.payment).toBeNull();
+  const answer = page.waitForResponse((r) => r.url().endsWith('/api/v1/cto/pay'));
+  await cto.getByRole('button', { name: `Pay the CTO of ${figures.month}` }).click();
+  const refusal = await answer;
+  expect(refusal.status()).toBe(422);
+  const { message } = (await refusal.json()) as { message: string };
+  expect([CTO_MESSAGES.nobody, CTO_MESSAGES.poolTooSmall, CTO_MESSAGES.noRanks]).toContain(message);
+  await expect(cto.getByRole('alert')).toHaveText(message);
+  await expect(cto.getByTestId('cto-paid')).toHaveCount(0);
 });

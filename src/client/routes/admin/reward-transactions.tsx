@@ -1,4 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
+import { AdminCto } from '../../features/rewards/components/admin-cto.tsx';
 import { AdminRewardClaims } from '../../features/rewards/components/admin-reward-claims.tsx';
 
 export const Route = createFileRoute('/admin/reward-transactions')({ component: RewardTransactionsPage });
@@ -8,6 +9,7 @@ function RewardTransactionsPage() {
     <div className="stack">
       <h1>Reward transactions</h1>
       <AdminRewardClaims />
+      <AdminCto />
     </div>
   );
 }
