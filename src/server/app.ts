@@ -32,6 +32,7 @@ import { registerProfileRoutes } from './modules/profile/profile.routes.ts';
 import { registerPushRoutes } from './modules/push/push.routes.ts';
 import { configurePush } from './modules/push/push.service.ts';
 import { loadOrCreateVapidKeys } from './modules/push/vapid-keys.ts';
+import { registerLeadershipRoutes } from './modules/rewards/leadership.routes.ts';
 import { registerRewardsRoutes } from './modules/rewards/rewards.routes.ts';
 import { registerTeamRoutes } from './modules/team/team.routes.ts';
 import { registerTicketsRoutes } from './modules/tickets/tickets.routes.ts';
@@ -178,6 +179,7 @@ export async function buildApp(config: Config): Promise<App> {
       registerDisclosureRoutes(api, { db });
       registerRewardsRoutes(api, { db });
       registerCtoRoutes(api, { db });
+      registerLeadershipRoutes(api, { db });
     },
     { prefix: '/api/v1' },
   );

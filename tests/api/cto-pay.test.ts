@@ -150,4 +150,31 @@ describe('CTO', () => {
     expect(empty.body.message).toBe(M.poolTooSmall);
     expect((await admin.get('/cto/list')).body.payments).toHaveLength(1);
   });
+
+  it('lists the leadership by the highest rung reached, and each member’s own rank', async () => {
+    const res = await admin.get('/leadership/list');
+    expect(res.status).toBe(200);
+    expect(
+      res.body.leaders.map((l: { user_id: string; rank: string; team_business: string }) => [
+        l.user_id,
+        l.rank,
+        l.team_business,
+      ]),
+    ).toEqual([
+      [diamond.id, 'Diamond', '6000.00'],
+      [gold.id, 'Gold', '1500.00'],
+      [bronze.id, 'Bronze', '200.00'],
+    ]);
+    expect((await gold.client.get('/leadership/list')).status).toBe(403);
+    expect((await gold.client.get(`/leadership/by/${gold.id}`)).body).toEqual({
+      rank: 'Gold',
+      team_business: '1500.00',
+    });
+    expect((await gold.client.get(`/leadership/by/${diamond.id}`)).status).toBe(404);
+    const payer = await member(server, admin, undefined);
+    expect((await payer.client.get(`/leadership/by/${payer.id}`)).body).toEqual({
+      rank: null,
+      team_business: '0.00',
+    });
+  });
 });

@@ -38,6 +38,9 @@ test('an admin creates, edits and deletes a reward plan', async ({ page }) => {
   await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
   await expect(page.getByRole('status').filter({ hasText: REWARD_MESSAGES.deleted })).toBeVisible();
   await expect(table.getByRole('row').filter({ hasText: rank })).toHaveCount(0);
+  // The leadership table sits under the ladder.
+  await expect(page.getByRole('heading', { level: 2, name: 'Leadership' })).toBeVisible();
+  await expect(page.getByTestId('leadership')).toBeVisible();
 
   await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Reward claims' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Reward transactions' })).toBeVisible();

@@ -1,4 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
+import { AdminLeadership } from '../../features/rewards/components/admin-leadership.tsx';
 import { AdminRewardPlans } from '../../features/rewards/components/admin-reward-plans.tsx';
 
 export const Route = createFileRoute('/admin/reward-plans')({ component: RewardPlansPage });
@@ -12,6 +13,7 @@ function RewardPlansPage() {
         reward once.
       </p>
       <AdminRewardPlans />
+      <AdminLeadership />
     </div>
   );
 }

@@ -15,6 +15,7 @@ import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/
 import type { SessionUser } from '../../http/session.ts';
 import { insertAudit } from '../audit/audit.repository.ts';
 import { type Outcome, runOnce } from '../idempotency/idempotency.service.ts';
+import { rankHolders } from '../rewards/rank-holders.ts';
 import { listRewardPlans } from '../rewards/rewards.repository.ts';
 import { findUserById } from '../users/users.repository.ts';
 import { ensureWallets, PLATFORM, postTransfer, walletAccountId } from '../wallets/ledger.service.ts';
@@ -25,7 +26,6 @@ import {
   insertCtoPayment,
   insertCtoPayout,
   listCtoPayments,
-  membersWithBusiness,
 } from './cto.repository.ts';
 
 // RULES.md "CTO". A month is paid in one transaction whose first write is the month's row (its primary
@@ -65,11 +65,7 @@ async function figures(db: Db, month: string) {
   const deposits = await depositsBetween(db, `${month}-01T00:00:00.000Z`, monthEnd(month));
   const pool = Math.floor((deposits * CTO_SHARE_BP) / 10_000);
   const lowest = top.at(-1);
-  const holders = lowest ? await membersWithBusiness(db, Number(lowest.business_needed_cents)) : [];
-  const qualifiers = holders.map((m) => ({
-    ...m,
-    rank: (top.find((r) => m.business >= Number(r.business_needed_cents)) ?? lowest)?.rank ?? '',
-  }));
+  const qualifiers = lowest ? await rankHolders(db, ladder, lowest) : [];
   const perMember = qualifiers.length ? Math.floor(pool / qualifiers.length) : 0;
   return { top, deposits, pool, qualifiers, perMember };
 }
