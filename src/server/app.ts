@@ -14,6 +14,7 @@ import { registerSessionLoader } from './http/session.ts';
 import { registerClient } from './http/static-files.ts';
 import { startIncomeJob } from './jobs/income.job.ts';
 import { registerAccountRoutes } from './modules/account/account.routes.ts';
+import { registerAchieversRoutes } from './modules/achievers/achievers.routes.ts';
 import { registerAuditRoutes } from './modules/audit/audit.routes.ts';
 import { registerAuthRoutes } from './modules/auth/auth.routes.ts';
 import { getOrCreateSecret } from './modules/auth/secrets.repository.ts';
@@ -180,6 +181,7 @@ export async function buildApp(config: Config): Promise<App> {
       registerRewardsRoutes(api, { db });
       registerCtoRoutes(api, { db });
       registerLeadershipRoutes(api, { db });
+      registerAchieversRoutes(api, { db, dataDir: config.dataDir });
     },
     { prefix: '/api/v1' },
   );

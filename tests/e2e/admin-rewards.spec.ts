@@ -2,6 +2,7 @@ import { expect, test } from '@playwright/test';
 import { E2E_ADMIN } from '../../playwright.config.ts';
 import { CTO_MESSAGES, previousMonth } from '../../src/shared/cto.ts';
 import { REWARD_MESSAGES } from '../../src/shared/rewards.ts';
+import { solidImage } from '../fixtures/images.ts';
 import { fillSignIn } from './helpers.ts';
 
 // Issue 17 item 2 on a desktop: an admin adds a rung to the reward ladder, changes it, sees it in the
@@ -73,4 +74,28 @@ test('the CTO section shows the server’s figures for last month and its answer
   expect([CTO_MESSAGES.nobody, CTO_MESSAGES.poolTooSmall, CTO_MESSAGES.noRanks]).toContain(message);
   await expect(cto.getByRole('alert')).toHaveText(message);
   await expect(cto.getByTestId('cto-paid')).toHaveCount(0);
+});
+
+test('an admin adds an achiever with a photo to the gallery and removes it', async ({ page }) => {
+  const name = `E2E Achiever ${Date.now().toString(36)}`;
+  await page.goto('/admin-login');
+  await fillSignIn(page, E2E_ADMIN.email, E2E_ADMIN.password);
+  await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Reward plans' }).click();
+  const form = page.getByRole('form', { name: 'Add an achiever' });
+  await form.getByLabel('Name').fill(name);
+  await form.getByLabel('Rank').fill('Diamond');
+  await form
+    .getByLabel('Photo')
+    .setInputFiles({ name: 'ada.png', mimeType: 'image/png', buffer: await solidImage('png', 200, 200) });
+  await form.getByRole('button', { name: 'Add achiever' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Achiever added' })).toBeVisible();
+  const card = page.getByTestId('achiever').filter({ hasText: name });
+  await expect(card).toContainText('Diamond');
+  await expect(card.getByRole('img', { name })).toBeVisible();
+  expect(
+    await card.getByRole('img', { name }).evaluate((img: HTMLImageElement) => img.naturalWidth),
+  ).toBeGreaterThan(0);
+  await card.getByRole('button', { name: `Remove ${name}` }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Achiever removed' })).toBeVisible();
+  await expect(page.getByTestId('achiever').filter({ hasText: name })).toHaveCount(0);
 });

@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { REWARD_MESSAGES } from '../../src/shared/rewards.ts';
+import { solidImage } from '../fixtures/images.ts';
 import {
   creditByApi,
   csrfHeaders,
@@ -19,6 +20,7 @@ import {
 const top = newMember('rewardtop');
 const down = newMember('rewarddown');
 const rank = `E2E Rank ${Date.now().toString(36)}`;
+const achiever = `E2E Star ${Date.now().toString(36)}`;
 let rewardId = '';
 let planId = '';
 
@@ -36,6 +38,20 @@ test.beforeAll(async ({ playwright, baseURL }) => {
     });
     expect(reward.status(), await reward.text()).toBe(201);
     rewardId = ((await reward.json()) as { reward: { id: string } }).reward.id;
+    // An achiever in the gallery, photo and all.
+    const photo = await admin.post('/api/v1/achivers/images', {
+      headers: await csrfHeaders(admin),
+      multipart: {
+        image: { name: 'star.png', mimeType: 'image/png', buffer: await solidImage('png', 160, 160) },
+      },
+    });
+    expect(photo.status(), await photo.text()).toBe(201);
+    const image = ((await photo.json()) as { image: { name: string } }).image.name;
+    const added = await admin.post('/api/v1/achivers/add', {
+      headers: await csrfHeaders(admin),
+      data: { name: achiever, rank: 'Gold', image },
+    });
+    expect(added.status(), await added.text()).toBe(201);
     const plan = await admin.post('/api/v1/plans/add', {
       headers: await csrfHeaders(admin),
       data: {
@@ -101,6 +117,10 @@ test('a member claims a reached reward once, the button held while it sends', as
   await expect(rung).toContainText('Claimed');
   await expect(rung.getByRole('button')).toHaveCount(0);
   await page.unroute('**/api/v1/rewards/user/claim/**');
+  // The achievers gallery sits below the ladder.
+  const star = page.getByTestId('achiever').filter({ hasText: achiever });
+  await expect(star).toContainText('Gold');
+  await expect(star.getByRole('img', { name: achiever })).toBeVisible();
   await page.goto('/user/dashboard');
   await expect(page.getByTestId('balance-working')).toContainText('$7.25');
   expect(rewardId).not.toBe('');

@@ -19,6 +19,7 @@ import * as withdrawals from './migrations/0016-withdrawals.ts';
 import * as manualDeposits from './migrations/0017-manual-deposits.ts';
 import * as rewards from './migrations/0018-rewards.ts';
 import * as cto from './migrations/0019-cto.ts';
+import * as achievers from './migrations/0020-achievers.ts';
 
 // Migrations are listed here, in order, rather than read from disk, so they run the same from any working directory.
 const migrations: Record<string, Migration> = {
@@ -41,6 +42,7 @@ const migrations: Record<string, Migration> = {
   '0017-manual-deposits': manualDeposits,
   '0018-rewards': rewards,
   '0019-cto': cto,
+  '0020-achievers': achievers,
 };
 
 /**

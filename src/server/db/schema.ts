@@ -204,7 +204,7 @@ export type NotificationRecipientTable = {
 export type UploadTable = {
   name: string;
   owner_id: string;
-  purpose: 'banner' | 'ticket' | 'deposit';
+  purpose: 'banner' | 'ticket' | 'deposit' | 'achiever';
   content_type: string;
   size_bytes: number;
   width: number;
@@ -392,6 +392,17 @@ export type CtoPayoutTable = {
   created_at: string;
 };
 
+/** Issue 17: one picture of the achievers gallery an admin keeps. */
+export type AchieverTable = {
+  id: string;
+  name: string;
+  rank: string;
+  /** The stored upload's name (purpose 'achiever'). */
+  image: string;
+  created_by: string;
+  created_at: string;
+};
+
 /** Issue 16: one withdrawal request and the ledger holds that carry its money. */
 export type WithdrawalTable = {
   id: string;
@@ -548,4 +559,5 @@ export type Database = {
   reward_claims: RewardClaimTable;
   cto_payments: CtoPaymentTable;
   cto_payouts: CtoPayoutTable;
+  achievers: AchieverTable;
 };

@@ -1,4 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
+import { AchieversGallery } from '../../features/rewards/components/achievers-gallery.tsx';
 import { AdminLeadership } from '../../features/rewards/components/admin-leadership.tsx';
 import { AdminRewardPlans } from '../../features/rewards/components/admin-reward-plans.tsx';
 
@@ -14,6 +15,7 @@ function RewardPlansPage() {
       </p>
       <AdminRewardPlans />
       <AdminLeadership />
+      <AchieversGallery admin />
     </div>
   );
 }

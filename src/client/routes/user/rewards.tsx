@@ -1,5 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { useMemberSession } from '../../features/auth/use-session-watch.ts';
+import { AchieversGallery } from '../../features/rewards/components/achievers-gallery.tsx';
 import { MemberRewards } from '../../features/rewards/components/member-rewards.tsx';
 import { RiskNote } from '../../ui/risk-note.tsx';
 
@@ -15,6 +16,7 @@ function RewardsPage() {
       </header>
       <RiskNote className="compact" />
       {member ? <MemberRewards memberId={member.id} /> : null}
+      <AchieversGallery />
     </div>
   );
 }
