@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { formatCents } from './money.ts';
+import { txHashSchema } from './tx-hash.ts';
 import { amountSchema } from './wallets.ts';
 
 // Manual deposits (issue 16, RULES.md "Deposits", spec 7 "Deposits"): a member reports a payment they
@@ -45,14 +46,10 @@ export const DEPOSIT_MESSAGES = {
 
 const id = (message: string) => v.pipe(v.string(message), v.trim(), v.nonEmpty(message));
 
-/** 0x and 64 hex digits: a BSC (or Ethereum) transaction hash, kept in lower case. */
-export const depositTxHashSchema = v.pipe(
-  v.string(DEPOSIT_MESSAGES.txHashRequired),
-  v.trim(),
-  v.nonEmpty(DEPOSIT_MESSAGES.txHashRequired),
-  v.regex(/^0x[0-9a-fA-F]{64}$/, DEPOSIT_MESSAGES.txHashInvalid),
-  v.toLowerCase(),
-);
+export const depositTxHashSchema = txHashSchema({
+  required: DEPOSIT_MESSAGES.txHashRequired,
+  invalid: DEPOSIT_MESSAGES.txHashInvalid,
+});
 
 const reasonSchema = v.pipe(
   v.string(DEPOSIT_MESSAGES.reasonRequired),

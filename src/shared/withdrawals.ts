@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { verifyCodeSchema } from './account.ts';
 import { formatCents } from './money.ts';
+import { txHashSchema } from './tx-hash.ts';
 import { amountSchema } from './wallets.ts';
 
 // Money out (issue 16, RULES.md "Withdrawals", API.md "Withdrawals"): four kinds of request, each
@@ -81,13 +82,11 @@ const id = (message: string) => v.pipe(v.string(message), v.trim(), v.nonEmpty(m
 const otp = verifyCodeSchema.entries.otp;
 const network = v.optional(v.picklist(['bep20', 'trc20'] as const, 'network is bep20 or trc20'));
 
-/** 0x and 64 hex digits: a BSC (or Ethereum) transaction hash, kept in lower case. */
-export const txHashSchema = v.pipe(
-  v.string(WITHDRAWAL_MESSAGES.txHashInvalid),
-  v.trim(),
-  v.regex(/^0x[0-9a-fA-F]{64}$/, WITHDRAWAL_MESSAGES.txHashInvalid),
-  v.toLowerCase(),
-);
+/** The payout's transaction hash. */
+const payoutTxHash = txHashSchema({
+  required: WITHDRAWAL_MESSAGES.txHashRequired,
+  invalid: WITHDRAWAL_MESSAGES.txHashInvalid,
+});
 
 /** POST /withdrawalrequest/add: income from `working`. */
 export const incomeWithdrawalSchema = v.object({ amount: amountSchema, otp, network });
@@ -128,7 +127,7 @@ export const withdrawalDecisionSchema = v.object({
   status: v.picklist(['approved', 'rejected'] as const, WITHDRAWAL_MESSAGES.statusInvalid),
   amount: amountSchema,
   user_id: id('user_id is required'),
-  tx_hash: v.optional(txHashSchema),
+  tx_hash: v.optional(payoutTxHash),
   reason: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(500, WITHDRAWAL_MESSAGES.reasonRequired))),
 });
 export type WithdrawalDecision = v.InferOutput<typeof withdrawalDecisionSchema>;
@@ -137,7 +136,7 @@ export type WithdrawalDecision = v.InferOutput<typeof withdrawalDecisionSchema>;
 export const withdrawalDebitSchema = v.object({
   user_id: id('user_id is required'),
   amount: amountSchema,
-  tx_hash: txHashSchema,
+  tx_hash: payoutTxHash,
   reason: v.pipe(
     v.string(WITHDRAWAL_MESSAGES.reasonRequired),
     v.trim(),

@@ -140,6 +140,8 @@ describe('CTO', () => {
     expect(current.status).toBe(400);
     expect(current.body.errors).toEqual([{ field: 'month', message: M.monthInvalid }]);
     expect((await admin.post('/cto/pay', { month: '2026-13' })).status).toBe(400);
+    expect((await admin.get('/cto/transaction/2026-1')).status).toBe(400);
+    expect((await admin.get('/cto?month=someday')).status).toBe(400);
     expect((await diamond.client.post('/cto/pay', {})).status).toBe(403);
     expect((await diamond.client.get('/cto')).status).toBe(403);
     // Last month had no deposits: the pool is empty.

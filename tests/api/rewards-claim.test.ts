@@ -56,6 +56,10 @@ describe('reward plans', () => {
       'rank',
     ]);
     const temp = await admin.post('/rewards', { rank: 'Temp', business_needed: '99999', amount: '1' });
+    const nothing = await admin.put(`/rewards/${temp.body.reward.id}`, {});
+    expect(nothing.status).toBe(400);
+    expect(nothing.body.errors).toEqual([{ field: 'rank', message: M.nothingToChange }]);
+    expect((await admin.put('/rewards/no-such-reward', { amount: '1' })).status).toBe(404);
     const changed = await admin.put(`/rewards/${temp.body.reward.id}`, { amount: '2.50' });
     expect(changed.body.reward).toMatchObject({ rank: 'Temp', amount: '2.50' });
     expect((await admin.request('DELETE', `/rewards/${temp.body.reward.id}`)).status).toBe(200);

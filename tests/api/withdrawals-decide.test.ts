@@ -237,6 +237,13 @@ describe('POST /withdrawalrequest/debit', () => {
     const p = await payee(server, admin, smtp, { working: '60.00' });
     const body = { user_id: p.id, amount: '40', tx_hash: TX_HASH, reason: 'Paid by support' };
     expect((await p.client.post('/withdrawalrequest/debit', body)).status).toBe(403);
+    const badHash = await admin.post('/withdrawalrequest/debit', { ...body, tx_hash: '0xabc' });
+    expect(badHash.status).toBe(400);
+    expect(badHash.body.errors).toEqual([{ field: 'tx_hash', message: M.txHashInvalid }]);
+    const noReason = await admin.post('/withdrawalrequest/debit', { ...body, reason: 'x' });
+    expect(noReason.status).toBe(400);
+    expect(noReason.body.errors).toEqual([{ field: 'reason', message: M.reasonRequired }]);
+    expect((await admin.get('/withdrawalrequest/list?status=paid')).status).toBe(400);
     const tooMuch = await admin.post('/withdrawalrequest/debit', { ...body, amount: '60.01' });
     expect(tooMuch.status).toBe(422);
     expect(tooMuch.body.message).toBe(M.insufficient);

@@ -7,7 +7,6 @@ import {
   type DepositStatus,
   type ManualDepositRequest,
 } from '../../../shared/deposits.ts';
-import { UPLOADS } from '../../../shared/messages.ts';
 import { formatCents } from '../../../shared/money.ts';
 import { ApiError, api } from '../../lib/http.ts';
 import { newIdempotencyKey } from '../../lib/idempotency.ts';
@@ -28,16 +27,6 @@ export const allDepositsQuery = (status: DepositStatus | undefined) =>
     queryFn: () => api<DepositList>('GET', `/deposite/list${status ? `?status=${status}` : ''}`),
     staleTime: 0,
   });
-
-const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp'];
-const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
-
-/** What the server would say about this file, said at once (it still checks the bytes itself). */
-export function imageProblem(file: File): string | undefined {
-  if (!IMAGE_TYPES.includes(file.type)) return UPLOADS.notAnImage;
-  if (file.size > MAX_IMAGE_BYTES) return UPLOADS.tooLarge;
-  return undefined;
-}
 
 /**
  * Uploads the screenshot (if any), then sends the deposit. One Idempotency-Key per press: the CSRF

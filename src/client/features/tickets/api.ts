@@ -1,7 +1,6 @@
 import { keepPreviousData, type QueryClient, queryOptions } from '@tanstack/react-query';
 import { API_BASE, CSRF_COOKIE, CSRF_HEADER } from '../../../shared/constants.ts';
 import type { ErrorBody } from '../../../shared/errors.ts';
-import { UPLOADS } from '../../../shared/messages.ts';
 import {
   type AdminTicketList,
   TICKET_MESSAGES,
@@ -133,12 +132,3 @@ export async function withFallback<T>(work: () => Promise<T>): Promise<T> {
 
 export const refreshTickets = (queryClient: QueryClient) =>
   queryClient.invalidateQueries({ queryKey: ['tickets'] });
-
-/** Only what the server accepts, checked before sending (the server decides by the bytes). */
-export const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp'];
-export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
-export function imageProblem(file: File): string | undefined {
-  if (!IMAGE_TYPES.includes(file.type)) return UPLOADS.notAnImage;
-  if (file.size > MAX_IMAGE_BYTES) return UPLOADS.tooLarge;
-  return undefined;
-}

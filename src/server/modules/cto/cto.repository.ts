@@ -5,24 +5,6 @@ import { PLATFORM } from '../wallets/ledger.service.ts';
 
 // The only SQL of the CTO.
 
-/** Every member whose team business (all investments of the downline) is at least `minCents`. */
-export async function membersWithBusiness(db: Db, minCents: number) {
-  const { rows } = await sql<{ id: string; username: string; fullname: string; business: string | number }>`
-    with recursive closure(anc, id) as (
-      select id, id from users where role = 'user'
-      union all
-      select c.anc, u.id from users u join closure c on u.sponsor_id = c.id where u.role = 'user'
-    ),
-    invested as (select user_id, sum(amount_cents) as cents from topups group by user_id),
-    business as (
-      select c.anc as id, sum(i.cents) as business from closure c join invested i on i.user_id = c.id
-      where c.anc <> c.id group by c.anc
-    )
-    select u.id, u.username, u.fullname, b.business from business b join users u on u.id = b.id
-    where b.business >= ${minCents} order by b.business desc, u.username`.execute(db);
-  return rows.map((r) => ({ ...r, business: Number(r.business) }));
-}
-
 /** What the platform's deposits account credited to members in [from, to). */
 export async function depositsBetween(db: Db, fromIso: string, toIso: string): Promise<number> {
   const { rows } = await sql<{ cents: string | number | null }>`

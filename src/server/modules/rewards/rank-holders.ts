@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database.ts';
 import type { RewardPlanTable } from '../../db/schema.ts';
-import { membersWithBusiness } from '../cto/cto.repository.ts';
+import { membersWithBusiness } from '../team/team.repository.ts';
 import { listRewardPlans } from './rewards.repository.ts';
 
 // Who holds which rank: each member whose team business reaches a rung of the reward ladder, with the

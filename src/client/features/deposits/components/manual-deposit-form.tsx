@@ -5,11 +5,11 @@ import { ApiError } from '../../../lib/http.ts';
 import { useOffline } from '../../../lib/offline.ts';
 import { useSchemaForm } from '../../../lib/use-schema-form.ts';
 import { FormField } from '../../../ui/form-field.tsx';
+import { ImageField } from '../../../ui/image-field.tsx';
 import { MessageBanner } from '../../../ui/message-banner.tsx';
 import { MoneyOfflineNote } from '../../../ui/offline-notice.tsx';
 import { useAutoClearBanner } from '../../../ui/use-auto-clear.ts';
 import { addErrorText, addManualDeposit, refreshAfterDeposit } from '../api.ts';
-import { ScreenshotField } from './screenshot-field.tsx';
 
 /**
  * A member reports a payment they made: amount, transaction hash and an optional screenshot. It waits
@@ -83,7 +83,11 @@ export function ManualDepositForm() {
           hint="0x followed by 64 characters, from your wallet or the block explorer"
           disabled={busy}
         />
-        <ScreenshotField
+        <ImageField
+          label="Screenshot of the payment (optional)"
+          previewAlt="Chosen screenshot"
+          removeLabel="Remove screenshot"
+          compact
           file={file}
           onFile={(chosen, problem) => {
             setFile(problem ? null : chosen);

@@ -11,8 +11,8 @@ import {
 import { useSchemaForm } from '../../../lib/use-schema-form.ts';
 import { ErrorDialog, SuccessDialog } from '../../../ui/dialogs.tsx';
 import { FormField, SelectField, TextAreaField } from '../../../ui/form-field.tsx';
+import { ImageField } from '../../../ui/image-field.tsx';
 import { createTicket, refreshTickets, uploadTicketImage, withFallback } from '../api.ts';
-import { ImageField } from './image-field.tsx';
 
 type Fields = { subject: string; category: string; message: string };
 const EMPTY: Fields = { subject: '', category: '', message: '' };

@@ -12,6 +12,7 @@ import { formatDateTime } from '../../../lib/format.ts';
 import { useSchemaForm } from '../../../lib/use-schema-form.ts';
 import { ErrorDialog } from '../../../ui/dialogs.tsx';
 import { TextAreaField } from '../../../ui/form-field.tsx';
+import { ImageField } from '../../../ui/image-field.tsx';
 import { QueryError } from '../../../ui/query-error.tsx';
 import { Spinner } from '../../../ui/spinner.tsx';
 import {
@@ -22,7 +23,6 @@ import {
   uploadTicketImage,
   withFallback,
 } from '../api.ts';
-import { ImageField } from './image-field.tsx';
 import { TicketStatusBadge } from './ticket-status-badge.tsx';
 import { MemberCloseTicket, StatusChanger } from './ticket-status-controls.tsx';
 import '../tickets.css';

@@ -1,20 +1,39 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { imageProblem } from '../api.ts';
+import { UPLOADS } from '../../shared/messages.ts';
 
-/**
- * The optional screenshot: a file input that previews the chosen picture (from memory, nothing is sent
- * yet) and says at once when a file is not one the server takes. A null `file` empties the input.
- */
-export function ScreenshotField({
+// The one optional-image field of the app (ticket images, deposit screenshots): a file input that
+// previews the chosen picture (from memory, nothing is sent yet) and says at once when a file is not
+// one the server takes. A null `file` empties the input.
+
+/** Only what the server accepts, checked before sending (the server decides by the bytes). */
+const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp'];
+const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+
+export function imageProblem(file: File): string | undefined {
+  if (!IMAGE_TYPES.includes(file.type)) return UPLOADS.notAnImage;
+  if (file.size > MAX_IMAGE_BYTES) return UPLOADS.tooLarge;
+  return undefined;
+}
+
+export function ImageField({
+  label,
   file,
   onFile,
   error,
   disabled,
+  previewAlt = 'Chosen attachment',
+  removeLabel = 'Remove image',
+  compact = false,
 }: {
+  label: string;
   file: File | null;
   onFile: (file: File | null, problem?: string) => void;
   error?: string | undefined;
   disabled?: boolean;
+  previewAlt?: string;
+  removeLabel?: string;
+  /** A thumbnail rather than a large preview. */
+  compact?: boolean;
 }) {
   const id = useId();
   const input = useRef<HTMLInputElement>(null);
@@ -31,13 +50,13 @@ export function ScreenshotField({
   }, [file]);
   return (
     <div className={`field${error ? ' field-invalid' : ''}`}>
-      <label htmlFor={id}>Screenshot of the payment (optional)</label>
+      <label htmlFor={id}>{label}</label>
       <input
         ref={input}
         id={id}
         name="image"
         type="file"
-        accept="image/png,image/jpeg,image/webp"
+        accept={IMAGE_TYPES.join(',')}
         disabled={disabled}
         aria-invalid={error ? true : undefined}
         aria-describedby={`${error ? `${id}-error ` : ''}${id}-hint`}
@@ -55,10 +74,10 @@ export function ScreenshotField({
         </p>
       ) : null}
       {preview && !error ? (
-        <div className="row deposit-screenshot-preview">
-          <img src={preview} alt="Chosen screenshot" />
+        <div className={`row image-preview${compact ? ' compact' : ''}`}>
+          <img src={preview} alt={previewAlt} />
           <button type="button" className="button small" disabled={disabled} onClick={() => onFile(null)}>
-            Remove screenshot
+            {removeLabel}
           </button>
         </div>
       ) : null}
