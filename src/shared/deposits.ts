@@ -1,7 +1,10 @@
 import * as v from 'valibot';
+import { DEPOSIT_STATUSES } from './enums.ts';
 import { formatCents } from './money.ts';
 import { txHashSchema } from './tx-hash.ts';
 import { amountSchema } from './wallets.ts';
+
+export { DEPOSIT_STATUSES };
 
 // Manual deposits (issue 16, RULES.md "Deposits", spec 7 "Deposits"): a member reports a payment they
 // made (amount, transaction hash, optional screenshot); an admin approves it (the member's Active
@@ -9,7 +12,6 @@ import { amountSchema } from './wallets.ts';
 // member (or an admin) may cancel a pending one. The server's routes and the client's forms share
 // these schemas; the rules chosen are written in docs/rules.md "Manual deposits".
 
-export const DEPOSIT_STATUSES = ['pending', 'approved', 'rejected', 'cancelled'] as const;
 export type DepositStatus = (typeof DEPOSIT_STATUSES)[number];
 
 /** The largest single manual deposit: a typo of a few extra digits is refused before an admin sees it. */

@@ -1,6 +1,9 @@
 import * as v from 'valibot';
+import { PAYMENT_STATUSES } from './enums.ts';
 import { parseCents } from './money.ts';
 import { amountSchema, reasonSchema } from './wallets.ts';
+
+export { PAYMENT_STATUSES };
 
 // Crypto payments in BEP20 USDT (spec 2 "Crypto payment page", spec 4 statuses, spec 8 errors,
 // spec 9 constants; API.md "Crypto payments"; RULES.md "Deposits").
@@ -10,17 +13,6 @@ export const PAY_CURRENCY = 'usdtbsc';
 export const PRICE_CURRENCY = 'usd';
 export const PAYMENT_EXPIRY_MS = 20 * 60 * 1000;
 
-export const PAYMENT_STATUSES = [
-  'waiting',
-  'confirming',
-  'confirmed',
-  'sending',
-  'partially_paid',
-  'finished',
-  'failed',
-  'refunded',
-  'expired',
-] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 /** Polling stops on these (spec 4). */

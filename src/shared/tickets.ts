@@ -1,12 +1,13 @@
 import * as v from 'valibot';
+import { TICKET_SEARCH_MAX, TICKET_STATUSES } from './enums.ts';
 import { GENERIC } from './messages.ts';
+
+export { TICKET_SEARCH_MAX, TICKET_STATUSES };
 
 // Support tickets (spec 2 member and admin routes, spec 3 "Ticket", spec 4 "Tickets", spec 7 "Tickets"
 // and "Support", spec 8; RULES.md "Notifications and tickets"). The forms and the server validate with
 // the same schemas. The rules we chose are in docs/rules.md ("Support tickets").
 
-/** RULES.md: the ticket statuses. */
-export const TICKET_STATUSES = ['open', 'in_progress', 'resolved', 'closed'] as const;
 export type TicketStatus = (typeof TICKET_STATUSES)[number];
 
 export const TICKET_STATUS_LABELS: Record<TicketStatus, string> = {
@@ -50,7 +51,6 @@ export const ticketCategoryLabel = (category: string) =>
 
 export const TICKET_SUBJECT_MAX = 150;
 export const TICKET_MESSAGE_MAX = 5000;
-export const TICKET_SEARCH_MAX = 100;
 /** Per person and hour: enough for anyone with a real problem, not enough to flood support or the disk. */
 export const TICKETS_PER_HOUR = 20;
 export const TICKET_IMAGES_PER_HOUR = 30;

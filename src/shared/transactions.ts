@@ -1,23 +1,17 @@
 import * as v from 'valibot';
+import {
+  ADMIN_TRANSACTION_TABS,
+  TRANSACTION_STATUSES,
+  TRANSACTION_TYPES,
+  transactionSearchSchema,
+} from './enums.ts';
+
+export { ADMIN_TRANSACTION_TABS, TRANSACTION_STATUSES, TRANSACTION_TYPES, transactionSearchSchema };
 
 // A member's transactions (spec 3 "Transaction", spec 7 "Transactions", API.md "Plans, top-ups and
 // income"): every ledger transfer one of the member's accounts takes part in, read from the ledger.
 // Nothing is stored twice; the server derives type, source and status from the ledger rows.
 
-export const TRANSACTION_TYPES = [
-  'roi',
-  'level_income',
-  'activation_income',
-  'topup',
-  'transfer',
-  'deposit',
-  'withdrawal',
-  'withdrawal_fee',
-  'reward',
-  'salary',
-  'cto',
-  'adjustment',
-] as const;
 export type TransactionType = (typeof TRANSACTION_TYPES)[number];
 
 /** A ledger row's kind as a transaction type: a top-up is written as a plan purchase. */
@@ -36,8 +30,6 @@ export const KIND_OF_TYPE: Record<TransactionType, string> = {
   adjustment: 'adjustment',
 };
 
-/** As transfers: pending waits for an admin, failed was rejected (the money went back). */
-export const TRANSACTION_STATUSES = ['completed', 'pending', 'failed'] as const;
 export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
 
 /** Money into (credit) or out of (debit) the member's accounts. */
@@ -232,14 +224,3 @@ export const TRANSACTION_TYPE_LABELS: Record<TransactionType, string> = {
   cto: 'CTO',
   adjustment: 'Adjustment',
 };
-
-/** The member lists' address filters (docs/app.md); a bad value is dropped, so a shared link still opens. */
-export const transactionSearchSchema = v.object({
-  status: v.fallback(v.optional(v.picklist(TRANSACTION_STATUSES)), undefined),
-  source: v.fallback(v.optional(v.pipe(v.string(), v.maxLength(100))), undefined),
-  search: v.fallback(v.optional(v.pipe(v.string(), v.maxLength(100))), undefined),
-  page: v.fallback(v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))), undefined),
-});
-
-/** The admin's /admin/topup tabs: top-ups, every transaction, transfers waiting for review. */
-export const ADMIN_TRANSACTION_TABS = ['topups', 'all', 'review'] as const;

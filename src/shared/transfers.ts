@@ -1,6 +1,9 @@
 import * as v from 'valibot';
 import { MAX_TRANSFER_AMOUNT_CENTS, MAX_TRANSFER_DESCRIPTION_LENGTH } from './constants.ts';
+import { DASHBOARD_TABS, HISTORY_TABS } from './enums.ts';
 import { amountSchema, WALLET_MESSAGES, WALLETS } from './wallets.ts';
+
+export { DASHBOARD_TABS, HISTORY_TABS };
 
 // Member-to-member transfers (spec 2 "Transfer form" / "Transfer dashboard", spec 5, RULES.md
 // "Internal transfers"). The form and the server validate with the same schema.
@@ -232,7 +235,5 @@ export function trendPercent(
  * their screens: the routes validate the address with them, and a route's validation is in the app's
  * main bundle, so importing them from a screen would send that screen to every visit.
  */
-export const DASHBOARD_TABS = ['overview', 'sent', 'received', 'transfer'] as const;
 export type DashboardTab = (typeof DASHBOARD_TABS)[number];
-export const HISTORY_TABS = ['overview', 'outgoing', 'incoming', 'all'] as const;
 export type HistoryTab = (typeof HISTORY_TABS)[number];

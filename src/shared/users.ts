@@ -1,12 +1,13 @@
 import * as v from 'valibot';
+import { ACTIVE_FLAGS, MEMBER_SORTS, SORT_ORDERS, USER_STATUSES } from './enums.ts';
 import { walletBalanceSchema } from './wallets.ts';
+
+export { ACTIVE_FLAGS, MEMBER_SORTS, SORT_ORDERS, USER_STATUSES };
 
 // The User entity of spec section 3 as the API shows it: every field but the password.
 // Money-like fields (business, business_balance) are decimal strings, as every amount the API returns.
 
 export const USER_ROLES = ['user', 'admin'] as const;
-export const USER_STATUSES = ['unblock', 'block'] as const;
-export const ACTIVE_FLAGS = ['active', 'inactive'] as const;
 export const OPEN_CLOSE = ['open', 'close'] as const;
 
 const nullableString = v.nullable(v.string());
@@ -74,9 +75,7 @@ export const USER_MESSAGES = {
 export const MEMBER_PAGE_SIZE = 20;
 /** The CSV export holds at most this many rows; a larger membership is exported a filter at a time. */
 export const MEMBER_EXPORT_MAX_ROWS = 50_000;
-export const MEMBER_SORTS = ['created_at', 'fullname', 'username', 'email', 'business', 'working'] as const;
 export type MemberSort = (typeof MEMBER_SORTS)[number];
-export const SORT_ORDERS = ['asc', 'desc'] as const;
 
 export const MEMBER_ADMIN_MESSAGES = {
   unknownField: 'This field cannot be changed here',

@@ -1,7 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
 import * as v from 'valibot';
-import { DEPOSIT_STATUSES } from '../../../shared/deposits.ts';
-import { PAYMENT_STATUSES } from '../../../shared/payments.ts';
+import { DEPOSIT_STATUSES, PAYMENT_STATUSES } from '../../../shared/enums.ts';
 import { AdminManualDeposits } from '../../features/deposits/components/admin-manual-deposits.tsx';
 import { AdminDeposits } from '../../features/payments/components/admin-deposits.tsx';
 

@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
 import * as v from 'valibot';
-import { TICKET_SEARCH_MAX, TICKET_STATUSES } from '../../../shared/tickets.ts';
+import { TICKET_SEARCH_MAX, TICKET_STATUSES } from '../../../shared/enums.ts';
 import { AdminTickets } from '../../features/tickets/components/admin-tickets.tsx';
 
 export const Route = createFileRoute('/admin/tickets')({

@@ -1,10 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
 import * as v from 'valibot';
-import {
-  ADMIN_TRANSACTION_TABS,
-  TRANSACTION_STATUSES,
-  TRANSACTION_TYPES,
-} from '../../../shared/transactions.ts';
+import { ADMIN_TRANSACTION_TABS, TRANSACTION_STATUSES, TRANSACTION_TYPES } from '../../../shared/enums.ts';
 import {
   AdminTransactions,
   type AdminTxSearch,

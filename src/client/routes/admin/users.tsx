@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
 import * as v from 'valibot';
-import { ACTIVE_FLAGS, MEMBER_SORTS, SORT_ORDERS, USER_STATUSES } from '../../../shared/users.ts';
+import { ACTIVE_FLAGS, MEMBER_SORTS, SORT_ORDERS, USER_STATUSES } from '../../../shared/enums.ts';
 import { MembersList } from '../../features/users/components/members-list.tsx';
 
 const optional = <T extends v.GenericSchema>(schema: T) => v.fallback(v.optional(schema), undefined);

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, Link } from '@tanstack/react-router';
 import * as v from 'valibot';
-import { HISTORY_TABS } from '../../../shared/transfers.ts';
+import { HISTORY_TABS } from '../../../shared/enums.ts';
 import { memberSessionQuery } from '../../features/auth/session.ts';
 import { TransferHistoryView } from '../../features/transfers/components/transfer-history.tsx';
 

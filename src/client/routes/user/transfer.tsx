@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, Link } from '@tanstack/react-router';
 import * as v from 'valibot';
-import { DASHBOARD_TABS, TRANSFER_MESSAGES } from '../../../shared/transfers.ts';
+import { DASHBOARD_TABS } from '../../../shared/enums.ts';
+import { TRANSFER_MESSAGES } from '../../../shared/transfers.ts';
 import { memberSessionQuery } from '../../features/auth/session.ts';
 import { ReceiveQrButton } from '../../features/qr/components/receive-qr.tsx';
 import { TransferDashboard } from '../../features/transfers/components/transfer-dashboard.tsx';

@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { transactionSearchSchema } from '../../../../../shared/transactions.ts';
+import { transactionSearchSchema } from '../../../../../shared/enums.ts';
 import { MemberTransactions } from '../../../../features/transactions/components/member-transactions.tsx';
 import {
   TransactionsPage,
