@@ -27,3 +27,11 @@ export const loadChildren = (memberId: string, nodeId: string, offset = 0) =>
 
 export const searchTeam = (memberId: string, q: string) =>
   api<TeamSearch>('GET', `/referral/search/${path(memberId)}?q=${encodeURIComponent(q)}`);
+
+/** The member's own node: team size, team business and direct members, without the levels below. */
+export const teamSummaryQuery = (memberId: string) =>
+  queryOptions({
+    queryKey: ['team', memberId, 'summary'],
+    queryFn: async () =>
+      (await api<{ tree: TreeNode }>('GET', `/referral/full/${path(memberId)}?depth=1`)).tree,
+  });

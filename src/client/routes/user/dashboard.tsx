@@ -2,6 +2,12 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createFileRoute, Link } from '@tanstack/react-router';
 import { EmailVerificationCard } from '../../features/account/components/email-verification-card.tsx';
 import { memberSessionQuery } from '../../features/auth/session.ts';
+import {
+  IncomeCard,
+  LatestNotificationsCard,
+  QuickLinks,
+  TeamCard,
+} from '../../features/dashboard/components/daily-cards.tsx';
 import { DashboardBanner } from '../../features/notifications/components/dashboard-banner.tsx';
 import { ReferralCard } from '../../features/users/components/referral-card.tsx';
 import { WalletCards } from '../../features/wallets/components/wallet-cards.tsx';
@@ -19,6 +25,10 @@ function MemberDashboard() {
       <h1>Welcome, {member.fullname}</h1>
       <DashboardBanner />
       <WalletCards />
+      <QuickLinks />
+      <IncomeCard />
+      <TeamCard memberId={member.id} />
+      <LatestNotificationsCard memberId={member.id} />
       <section className="card" aria-labelledby="account-title">
         <h2 id="account-title">Your account</h2>
         <dl className="facts">
@@ -54,12 +64,6 @@ function MemberDashboard() {
         ) : null}
         <Link to="/user/subscription" className="button">
           Plans and activation codes
-        </Link>
-        <Link to="/user/income" className="button">
-          Income and investments
-        </Link>
-        <Link to="/user/withdrawal" className="button">
-          Withdraw
         </Link>
         <Link to="/income-disclosure" className="button">
           Income disclosure: what members earn
