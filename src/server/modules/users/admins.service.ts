@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import * as v from 'valibot';
 import { registerSchema } from '../../../shared/auth.ts';
 import type { Db } from '../../db/database.ts';
-import { isUniqueViolation } from '../../db/errors.ts';
 import type { UserTable } from '../../db/schema.ts';
 import { hashPassword, isCommonPassword } from '../auth/passwords.ts';
 import { findRootAdmin, findUserByEmail } from './users.repository.ts';
@@ -57,7 +56,10 @@ export async function ensureFirstAdmin(
     print(`Created the first admin: ${email}`);
     if (generated) print(`Its generated password, shown this once: ${password}`);
   } catch (error) {
-    if (isUniqueViolation(error) && (await findRootAdmin(db))) return; // another instance won the race
+    // Another instance won the race: its admin was committed after our look-up, and createAdmin refused
+    // on its own look-up of the e-mail ("exists already") or on the unique index at the insert. Either
+    // way the first admin exists, which is all this asks.
+    if (await findRootAdmin(db)) return;
     throw error;
   }
 }
