@@ -30,7 +30,7 @@ export async function teamStats(db: Db, ids: string[]): Promise<Map<string, Team
       select id, id, 0 from users where id in (${sql.join(ids)})
       union all
       select c.anc, u.id, c.dist + 1 from users u join closure c on u.sponsor_id = c.id
-      where u.role = 'user' and c.dist < ${MAX_LEVELS}
+      where u.role || '' = 'user' and c.dist < ${MAX_LEVELS}
     ),
     own as (select c.anc, c.id, c.dist, (select sum(t.amount_cents) from topups t where t.user_id = c.id) as invested
       from closure c)
@@ -60,7 +60,7 @@ export async function membersWithBusiness(db: Db, minCents: number) {
     with recursive closure(anc, id) as (
       select id, id from users where role = 'user'
       union all
-      select c.anc, u.id from users u join closure c on u.sponsor_id = c.id where u.role = 'user'
+      select c.anc, u.id from users u join closure c on u.sponsor_id = c.id where u.role || '' = 'user'
     ),
     invested as (select user_id, sum(amount_cents) as cents from topups group by user_id),
     business as (
@@ -85,10 +85,10 @@ export type TeamRow = {
 /** The members `depth` levels under `nodeId`, level 1 first, each level in order of joining. */
 export async function levelsUnder(db: Db, nodeId: string, depth: number): Promise<TeamRow[]> {
   const { rows } = await sql<TeamRow>`with recursive down(id, lvl) as (
-      select id, 1 from users where sponsor_id = ${nodeId} and role = 'user'
+      select id, 1 from users where sponsor_id = ${nodeId} and role || '' = 'user'
       union all
       select u.id, d.lvl + 1 from users u join down d on u.sponsor_id = d.id
-      where u.role = 'user' and d.lvl < ${depth}
+      where u.role || '' = 'user' and d.lvl < ${depth}
     )
     select u.id, u.sponsor_id, u.username, u.fullname, u.is_active, u.created_at, d.lvl
     from down d join users u on u.id = d.id
@@ -127,10 +127,10 @@ export async function searchTeam(db: Db, rootId: string, fragment: string, limit
     path: string;
   }>`
     with recursive down(id, lvl, path) as (
-      select id, 1, ${rootId} || ',' || id from users where sponsor_id = ${rootId} and role = 'user'
+      select id, 1, ${rootId} || ',' || id from users where sponsor_id = ${rootId} and role || '' = 'user'
       union all
       select u.id, d.lvl + 1, d.path || ',' || u.id from users u join down d on u.sponsor_id = d.id
-      where u.role = 'user' and d.lvl < ${MAX_LEVELS}
+      where u.role || '' = 'user' and d.lvl < ${MAX_LEVELS}
     )
     select u.id, u.username, u.fullname, d.lvl, d.path from down d join users u on u.id = d.id
     where lower(u.username) like ${pattern} escape '\\'
