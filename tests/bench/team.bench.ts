@@ -17,20 +17,22 @@ import { teamTree } from '../../src/server/modules/team/team.service.ts';
 //   - the tree's first level, what GET /referral/full/{id}?depth=1 answers (teamTree: the member and
 //     each direct member with team size and team business), asked by the member themselves;
 //   - a member's team business (teamStats for one id).
-// Each for 1,000 members drawn at random, 50 from each of the 20 levels, and separately for the root,
-// whose team is the whole tree. p50, p99 and max per database; numbers, not pass/fail. On SQLite and on
+// Each for 1,000 members drawn uniformly from the tree (the members' p99), for 10 members drawn from
+// each level (how the time grows with the team), and for the root, whose team is the whole tree, 20
+// times. p50, p99 and max per database; numbers, not pass/fail. On SQLite and on
 // PostgreSQL (BENCH_DIALECTS, default both; BENCH_DATABASE_URL, default the local test database).
 //
 // The shape: the root, then levels 1 to 20 growing by the same factor (about 1.73) so that they hold
-// 99,999 members in all (2 on level 1, 3 on level 2, ... 36,558 on level 20). Each member's sponsor is
+// 99,999 members in all (2 on level 1, 3 on level 2, 5, 8, 14, ... 41,218 on level 20). Each member's sponsor is
 // drawn from the level above, weighted towards those who joined first (index = n * u^2, u uniform), so
 // older members have more direct members than newer ones and many have none, as in a referral tree.
 // A member has 0 to 3 investments (i mod 4).
 
 const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 100_000);
 const LEVELS = Number(process.env.BENCH_LEVELS ?? 20);
-const SAMPLES_PER_LEVEL = Number(process.env.BENCH_SAMPLES_PER_LEVEL ?? 50);
-const ROOT_REPEATS = Number(process.env.BENCH_ROOT_REPEATS ?? 50);
+const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 1000);
+const PER_LEVEL = Number(process.env.BENCH_PER_LEVEL ?? 10);
+const ROOT_REPEATS = Number(process.env.BENCH_ROOT_REPEATS ?? 20);
 const POSTGRES_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const DIALECTS = (process.env.BENCH_DIALECTS ?? 'sqlite,postgres').split(',').map((d) => d.trim());
 const BATCH = 500;
@@ -199,9 +201,9 @@ async function build(db: Db, tree: Tree): Promise<number> {
     await insertInBatches(trx, 'ledger_transfers', transfers);
     await insertInBatches(trx, 'topups', topups);
   });
-  // PostgreSQL's autovacuum would have statistics for tables this size; after a bulk load it may not
-  // have run yet. SQLite gets no ANALYZE, as the server never runs one.
-  if (isPostgres(db)) await sql`analyze`.execute(db);
+  // PostgreSQL's autovacuum keeps statistics and the visibility map (index-only scans) of tables this
+  // size; right after a bulk load it may not have run yet. SQLite gets no ANALYZE: the server never runs one.
+  if (isPostgres(db)) await sql`vacuum analyze`.execute(db);
   return investments;
 }
 
@@ -243,46 +245,70 @@ async function bench(label: string, db: Db, schema: string | undefined, tree: Tr
   );
 
   const next = random(7);
-  const sample: number[] = [];
-  for (let k = 1; k < tree.sizes.length; k += 1)
-    for (let s = 0; s < SAMPLES_PER_LEVEL; s += 1)
-      sample.push((tree.firstOfLevel[k] as number) + Math.floor(next() * (tree.sizes[k] as number)));
-  // Shuffled, so no level runs on a cache warmed by the previous member of the same level.
-  for (let i = sample.length - 1; i > 0; i -= 1) {
-    const j = Math.floor(next() * (i + 1));
-    [sample[i], sample[j]] = [sample[j] as number, sample[i] as number];
-  }
+  const draw = (from: number, count: number) => from + Math.floor(next() * count);
+  // The members' p99: members drawn uniformly from the whole tree (most members are on the deep levels,
+  // as in any referral tree). Then a few from each level, which shows how the time grows with the team.
+  const sample = Array.from({ length: SAMPLES }, () => draw(1, MEMBERS - 1));
+  const byLevel = tree.sizes
+    .slice(1)
+    .map((size, k) =>
+      Array.from({ length: PER_LEVEL }, () => draw(tree.firstOfLevel[k + 1] as number, size)),
+    );
 
   const askers = new Map<number, SessionUser>();
-  for (const i of [0, ...sample]) if (!askers.has(i)) askers.set(i, await askerFor(db, memberId(i)));
+  for (const i of [0, ...sample, ...byLevel.flat()])
+    if (!askers.has(i)) askers.set(i, await askerFor(db, memberId(i)));
   const treeOf = (i: number) => teamTree(db, askers.get(i) as SessionUser, memberId(i), { depth: 1 });
   const businessOf = (i: number) => teamStats(db, [memberId(i)]);
 
-  // Warm-up: a few members and the root, so the first samples do not pay for cold caches and plans.
-  for (const i of sample.slice(0, 20)) {
-    await treeOf(i);
-    await businessOf(i);
+  /** Times both calls for each member in turn; returns the durations and each member's team size. */
+  async function measure(members: number[]) {
+    const trees: number[] = [];
+    const businesses: number[] = [];
+    const teamSizes: number[] = [];
+    for (const i of members) {
+      trees.push((await timed(() => treeOf(i)))[0]);
+      const [took, stats] = await timed(() => businessOf(i));
+      businesses.push(took);
+      teamSizes.push(stats.get(memberId(i))?.team_size ?? 0);
+    }
+    return { trees, businesses, teamSizes };
   }
-  await treeOf(0);
-  await businessOf(0);
 
-  const sampleTree: number[] = [];
-  const sampleBusiness: number[] = [];
-  for (const i of sample) {
-    sampleTree.push((await timed(() => treeOf(i)))[0]);
-    sampleBusiness.push((await timed(() => businessOf(i)))[0]);
+  // Warm-up, so the first samples do not pay for cold caches and plans.
+  await measure([...sample.slice(0, 20), 0]);
+
+  const members = await measure(sample);
+  const root = await measure(Array.from({ length: ROOT_REPEATS }, () => 0));
+  if (root.teamSizes[0] !== MEMBERS - 1)
+    throw new Error(`the root's team has ${root.teamSizes[0]} members, not ${MEMBERS - 1}`);
+  const levels: Row[] = [];
+  for (const [k, drawn] of byLevel.entries()) {
+    const m = await measure(drawn);
+    const sizes = [...m.teamSizes].sort((a, b) => a - b);
+    levels.push({
+      level: k + 1,
+      'members on it': tree.sizes[k + 1] as number,
+      'team size, median of drawn': percentile(sizes, 50),
+      'largest drawn': sizes[sizes.length - 1] as number,
+      'tree p50 ms': ms(
+        percentile(
+          [...m.trees].sort((a, b) => a - b),
+          50,
+        ),
+      ),
+      'tree max ms': ms(Math.max(...m.trees)),
+      'business p50 ms': ms(
+        percentile(
+          [...m.businesses].sort((a, b) => a - b),
+          50,
+        ),
+      ),
+      'business max ms': ms(Math.max(...m.businesses)),
+    });
   }
-  const rootTree: number[] = [];
-  const rootBusiness: number[] = [];
-  let rootSize = 0;
-  for (let r = 0; r < ROOT_REPEATS; r += 1) {
-    rootTree.push((await timed(() => treeOf(0)))[0]);
-    const [took, stats] = await timed(() => businessOf(0));
-    rootBusiness.push(took);
-    rootSize = stats.get(memberId(0))?.team_size ?? 0;
-  }
-  if (rootSize !== MEMBERS - 1)
-    throw new Error(`the root's team has ${rootSize} members, not ${MEMBERS - 1}`);
+  console.log(`${label}, ${PER_LEVEL} members drawn from each level:`);
+  console.table(levels);
 
   // Once each, for the record: the search over the root's whole team and the rank holders' query.
   const [searchMs] = await timed(() => searchTeam(db, memberId(0), 'team_9999', 20));
@@ -291,12 +317,12 @@ async function bench(label: string, db: Db, schema: string | undefined, tree: Tr
     `${label}: search over the root's team ${ms(searchMs)} ms; members with team business of 100,000 or more (${holders.length}) ${ms(holdersMs)} ms`,
   );
 
-  const sampleLabel = `${SAMPLES_PER_LEVEL} per level 1-${tree.sizes.length - 1}`;
+  const sampleLabel = `${SAMPLES} drawn uniformly`;
   return [
-    { database: label, call: 'tree, first level', members: sampleLabel, ...summary(sampleTree) },
-    { database: label, call: 'team business', members: sampleLabel, ...summary(sampleBusiness) },
-    { database: label, call: 'tree, first level', members: 'root (whole tree)', ...summary(rootTree) },
-    { database: label, call: 'team business', members: 'root (whole tree)', ...summary(rootBusiness) },
+    { database: label, call: 'tree, first level', members: sampleLabel, ...summary(members.trees) },
+    { database: label, call: 'team business', members: sampleLabel, ...summary(members.businesses) },
+    { database: label, call: 'tree, first level', members: 'root (whole tree)', ...summary(root.trees) },
+    { database: label, call: 'team business', members: 'root (whole tree)', ...summary(root.businesses) },
   ];
 }
 
