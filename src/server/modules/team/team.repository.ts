@@ -82,17 +82,23 @@ export type TeamRow = {
   lvl: number;
 };
 
-/** The members `depth` levels under `nodeId`, level 1 first, each level in order of joining. */
+/**
+ * The members `depth` levels under `nodeId`, level 1 first, each level in order of joining. The rows
+ * carry their columns from the recursive step: joined back to users afterwards, SQLite scanned every
+ * member to find the few rows of the answer.
+ */
 export async function levelsUnder(db: Db, nodeId: string, depth: number): Promise<TeamRow[]> {
-  const { rows } = await sql<TeamRow>`with recursive down(id, lvl) as (
-      select id, 1 from users where sponsor_id = ${nodeId} and role || '' = 'user'
+  const { rows } =
+    await sql<TeamRow>`with recursive down(id, sponsor_id, username, fullname, is_active, created_at, lvl) as (
+      select id, sponsor_id, username, fullname, is_active, created_at, 1 from users
+      where sponsor_id = ${nodeId} and role || '' = 'user'
       union all
-      select u.id, d.lvl + 1 from users u join down d on u.sponsor_id = d.id
+      select u.id, u.sponsor_id, u.username, u.fullname, u.is_active, u.created_at, d.lvl + 1
+      from users u join down d on u.sponsor_id = d.id
       where u.role || '' = 'user' and d.lvl < ${depth}
     )
-    select u.id, u.sponsor_id, u.username, u.fullname, u.is_active, u.created_at, d.lvl
-    from down d join users u on u.id = d.id
-    order by d.lvl, u.created_at, u.id`.execute(db);
+    select id, sponsor_id, username, fullname, is_active, created_at, lvl from down
+    order by lvl, created_at, id`.execute(db);
   return rows.map((r) => ({ ...r, lvl: Number(r.lvl) }));
 }
 
