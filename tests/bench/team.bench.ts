@@ -10,6 +10,7 @@ import type { UserTable } from '../../src/server/db/schema.ts';
 import type { SessionUser } from '../../src/server/http/session.ts';
 import { membersWithBusiness, searchTeam, teamStats } from '../../src/server/modules/team/team.repository.ts';
 import { teamTree } from '../../src/server/modules/team/team.service.ts';
+import { formatCents } from '../../src/shared/money.ts';
 
 // npm run bench:team: the team's figures at scale (team issue). Builds 100,000 members in one sponsor
 // tree exactly 20 levels deep with their investments (rows in topups, as the team SQL counts them),
@@ -275,8 +276,18 @@ async function bench(label: string, db: Db, schema: string | undefined, tree: Tr
     return { trees, businesses, teamSizes };
   }
 
-  // Warm-up, so the first samples do not pay for cold caches and plans.
+  // Warm-up, so the first samples do not pay for cold caches and plans; and a check that the tree's
+  // figures are teamStats' for the member and each direct member.
   await measure([...sample.slice(0, 20), 0]);
+  for (const i of [0, ...sample.slice(0, 20)]) {
+    const { tree: node } = await treeOf(i);
+    const stats = await teamStats(db, [node.id, ...(node.children ?? []).map((c) => c.id)]);
+    for (const shown of [node, ...(node.children ?? [])]) {
+      const s = stats.get(shown.id);
+      if (s?.team_size !== shown.team_size || formatCents(s.team_business_cents) !== shown.team_business)
+        throw new Error(`the tree's figures for ${shown.id} are not teamStats'`);
+    }
+  }
 
   const members = await measure(sample);
   const root = await measure(Array.from({ length: ROOT_REPEATS }, () => 0));
