@@ -30,7 +30,7 @@ export async function teamStats(db: Db, ids: string[]): Promise<Map<string, Team
       select id, id, 0 from users where id in (${sql.join(ids)})
       union all
       select c.anc, u.id, c.dist + 1 from users u join closure c on u.sponsor_id = c.id
-      where u.role = 'user' and c.dist < ${MAX_LEVELS}
+      where u.role || '' = 'user' and c.dist < ${MAX_LEVELS}
     ),
     own as (select c.anc, c.id, c.dist, (select sum(t.amount_cents) from topups t where t.user_id = c.id) as invested
       from closure c)
@@ -52,6 +52,65 @@ export async function teamStats(db: Db, ids: string[]): Promise<Map<string, Team
 }
 
 /**
+ * teamStats for a tree as teamTree shows it: `nodeId` and, under it, `shown` (each shown member's shown
+ * direct members), in one pass over the node's team. teamStats for every shown member walked each
+ * shown member's team again (the root's team twice for its first level). Here each row of the team
+ * counts towards its nearest shown member (its anchor); a shown member's figures are then its own rows
+ * plus those of the shown members under it, added up from the bottom.
+ */
+export async function treeStats(
+  db: Db,
+  nodeId: string,
+  shown: Map<string, { id: string }[]>,
+): Promise<Map<string, TeamStats>> {
+  const shownIds = [...shown.values()].flat().map((r) => r.id);
+  const { rows } = await sql<{
+    anchor: string;
+    investment: string | number | null;
+    rows_below: string | number;
+    business_below: string | number | null;
+    direct_below: string | number;
+  }>`with recursive closure(anchor, id, sponsor_id, dist) as (
+      select id, id, sponsor_id, 0 from users where id = ${nodeId}
+      union all
+      select ${shownIds.length === 0 ? sql`c.anchor` : sql`case when u.id in (${sql.join(shownIds)}) then u.id else c.anchor end`},
+        u.id, u.sponsor_id, c.dist + 1
+      from users u join closure c on u.sponsor_id = c.id
+      where u.role || '' = 'user' and c.dist < ${MAX_LEVELS}
+    ),
+    own as (select c.anchor, c.id, c.sponsor_id,
+      (select sum(t.amount_cents) from topups t where t.user_id = c.id) as invested from closure c)
+    select anchor,
+      sum(case when id = anchor then invested else 0 end) as investment,
+      count(*) - 1 as rows_below,
+      sum(case when id <> anchor then invested else 0 end) as business_below,
+      sum(case when id <> anchor and sponsor_id = anchor then 1 else 0 end) as direct_below
+    from own group by anchor`.execute(db);
+  const partial = new Map(rows.map((r) => [r.anchor, r]));
+  const stats = new Map<string, TeamStats>();
+  const add = (id: string): TeamStats => {
+    const own = partial.get(id);
+    const total: TeamStats = {
+      id,
+      investment_cents: Number(own?.investment ?? 0),
+      team_size: Number(own?.rows_below ?? 0),
+      team_business_cents: Number(own?.business_below ?? 0),
+      children_count: Number(own?.direct_below ?? 0),
+    };
+    for (const child of shown.get(id) ?? []) {
+      const below = add(child.id);
+      total.team_size += 1 + below.team_size;
+      total.team_business_cents += below.investment_cents + below.team_business_cents;
+      total.children_count += 1;
+    }
+    stats.set(id, total);
+    return total;
+  };
+  if (partial.has(nodeId)) add(nodeId);
+  return stats;
+}
+
+/**
  * Every member whose team business (all investments of the downline, as teamStats counts it) is at
  * least `minCents`, highest first: the rank holders of the reward ladder and the CTO.
  */
@@ -60,7 +119,7 @@ export async function membersWithBusiness(db: Db, minCents: number) {
     with recursive closure(anc, id) as (
       select id, id from users where role = 'user'
       union all
-      select c.anc, u.id from users u join closure c on u.sponsor_id = c.id where u.role = 'user'
+      select c.anc, u.id from users u join closure c on u.sponsor_id = c.id where u.role || '' = 'user'
     ),
     invested as (select user_id, sum(amount_cents) as cents from topups group by user_id),
     business as (
@@ -82,17 +141,23 @@ export type TeamRow = {
   lvl: number;
 };
 
-/** The members `depth` levels under `nodeId`, level 1 first, each level in order of joining. */
+/**
+ * The members `depth` levels under `nodeId`, level 1 first, each level in order of joining. The rows
+ * carry their columns from the recursive step: joined back to users afterwards, SQLite scanned every
+ * member to find the few rows of the answer.
+ */
 export async function levelsUnder(db: Db, nodeId: string, depth: number): Promise<TeamRow[]> {
-  const { rows } = await sql<TeamRow>`with recursive down(id, lvl) as (
-      select id, 1 from users where sponsor_id = ${nodeId} and role = 'user'
+  const { rows } =
+    await sql<TeamRow>`with recursive down(id, sponsor_id, username, fullname, is_active, created_at, lvl) as (
+      select id, sponsor_id, username, fullname, is_active, created_at, 1 from users
+      where sponsor_id = ${nodeId} and role || '' = 'user'
       union all
-      select u.id, d.lvl + 1 from users u join down d on u.sponsor_id = d.id
-      where u.role = 'user' and d.lvl < ${depth}
+      select u.id, u.sponsor_id, u.username, u.fullname, u.is_active, u.created_at, d.lvl + 1
+      from users u join down d on u.sponsor_id = d.id
+      where u.role || '' = 'user' and d.lvl < ${depth}
     )
-    select u.id, u.sponsor_id, u.username, u.fullname, u.is_active, u.created_at, d.lvl
-    from down d join users u on u.id = d.id
-    order by d.lvl, u.created_at, u.id`.execute(db);
+    select id, sponsor_id, username, fullname, is_active, created_at, lvl from down
+    order by lvl, created_at, id`.execute(db);
   return rows.map((r) => ({ ...r, lvl: Number(r.lvl) }));
 }
 
@@ -127,10 +192,10 @@ export async function searchTeam(db: Db, rootId: string, fragment: string, limit
     path: string;
   }>`
     with recursive down(id, lvl, path) as (
-      select id, 1, ${rootId} || ',' || id from users where sponsor_id = ${rootId} and role = 'user'
+      select id, 1, ${rootId} || ',' || id from users where sponsor_id = ${rootId} and role || '' = 'user'
       union all
       select u.id, d.lvl + 1, d.path || ',' || u.id from users u join down d on u.sponsor_id = d.id
-      where u.role = 'user' and d.lvl < ${MAX_LEVELS}
+      where u.role || '' = 'user' and d.lvl < ${MAX_LEVELS}
     )
     select u.id, u.username, u.fullname, d.lvl, d.path from down d join users u on u.id = d.id
     where lower(u.username) like ${pattern} escape '\\'

@@ -20,6 +20,7 @@ import {
   type TeamRow,
   type TeamStats,
   teamStats,
+  treeStats,
 } from './team.repository.ts';
 
 // API.md "Team and rewards": a member reads their own team only (another id is a 404, as if it did
@@ -102,8 +103,7 @@ export async function teamTree(
     for (const child of page) visit(child.id, false);
   };
   visit(nodeId, true);
-  const ids = [nodeId, ...[...shown.values()].flat().map((r) => r.id)];
-  const stats = await teamStats(db, ids);
+  const stats = await treeStats(db, nodeId, shown);
 
   const build = (
     member: { id: string; username: string; fullname: string; is_active: 'active' | 'inactive' },
