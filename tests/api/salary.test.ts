@@ -3,8 +3,6 @@ import { catchUpSalary } from '../../src/server/modules/salary/salary-run.servic
 import { addMonths, SALARY_MESSAGES as M, monthBefore } from '../../src/shared/salary.ts';
 import { type ApiClient, signedInAdminClient } from '../helpers/client.ts';
 import {
-  type Books,
-  backdate,
   buy,
   createPlan,
   expectBooksBalanced,
@@ -12,6 +10,7 @@ import {
   member,
   workingCents,
 } from '../helpers/income.ts';
+import { moveIntoMonth, paidIn } from '../helpers/salary.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 
 // Salary (issue 17 item 3, RULES.md, docs/rules.md "Salary"): monthly tiers by the new team business a
@@ -22,24 +21,6 @@ import { startServer, type TestServer } from '../helpers/server.ts';
 const thisMonth = () => new Date().toISOString().slice(0, 7);
 const lastMonth = () => monthBefore(new Date());
 const OPTIONS = { leaseMs: 60_000, payPauseMs: 0, catchUpMonths: 12 };
-
-/** Moves an investment (bought today) to about the 15th of `month` (backdate counts whole days). */
-async function moveInto(books: Books, topupId: string, month: string) {
-  const days = Math.round((Date.now() - Date.parse(`${month}-15T12:00:00.000Z`)) / 86_400_000);
-  const date = await backdate(books, topupId, days);
-  expect(date.slice(0, 7)).toBe(month);
-}
-
-const paidIn = async (books: Books, month: string) =>
-  (
-    await books.db
-      .selectFrom('salary_payments as p')
-      .innerJoin('users as u', 'u.id', 'p.user_id')
-      .select(['u.username', 'p.tier_name', 'p.amount_cents'])
-      .where('p.month', '=', month)
-      .orderBy('u.username')
-      .execute()
-  ).map((r) => `${r.username} ${r.tier_name} ${Number(r.amount_cents)}`);
 
 describe('salary', () => {
   let server: TestServer;
@@ -81,7 +62,7 @@ describe('salary', () => {
       [c1, '500', lastMonth()],
       [c2, '5000', addMonths(lastMonth(), -1)],
     ] as const)
-      await moveInto(server, await buy(who, planId, amount), month);
+      await moveIntoMonth(server, await buy(who, planId, amount), month);
     // This month's business counts for this month only.
     await buy(d2, planId, '10000');
     for (const m of [a, d1, b, c]) working[m.id] = await workingCents(server, m.id);
@@ -315,8 +296,8 @@ describe('the salary scheduler', () => {
       .execute();
     const leader = await member(server, admin, undefined);
     const first = await member(server, admin, leader, { business: '300' });
-    await moveInto(server, await buy(first, planId, '100'), twoAgo);
-    await moveInto(server, await buy(first, planId, '100'), lastMonth());
+    await moveIntoMonth(server, await buy(first, planId, '100'), twoAgo);
+    await moveIntoMonth(server, await buy(first, planId, '100'), lastMonth());
     await buy(first, planId, '100'); // this month: not paid before it ends
     const before = await workingCents(server, leader.id);
 
