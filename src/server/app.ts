@@ -13,6 +13,7 @@ import { installSerializer } from './http/route.ts';
 import { registerSessionLoader } from './http/session.ts';
 import { registerClient } from './http/static-files.ts';
 import { startIncomeJob } from './jobs/income.job.ts';
+import { startSalaryJob } from './jobs/salary.job.ts';
 import { registerAccountRoutes } from './modules/account/account.routes.ts';
 import { registerAchieversRoutes } from './modules/achievers/achievers.routes.ts';
 import { registerAuditRoutes } from './modules/audit/audit.routes.ts';
@@ -35,6 +36,7 @@ import { configurePush } from './modules/push/push.service.ts';
 import { loadOrCreateVapidKeys } from './modules/push/vapid-keys.ts';
 import { registerLeadershipRoutes } from './modules/rewards/leadership.routes.ts';
 import { registerRewardsRoutes } from './modules/rewards/rewards.routes.ts';
+import { registerSalaryRoutes } from './modules/salary/salary.routes.ts';
 import { registerTeamRoutes } from './modules/team/team.routes.ts';
 import { registerTicketsRoutes } from './modules/tickets/tickets.routes.ts';
 import { registerCodesRoutes } from './modules/topups/codes.routes.ts';
@@ -85,6 +87,8 @@ export async function buildApp(config: Config): Promise<App> {
   app.addHook('onClose', async () => mailWorker.stop());
   const incomeJob = startIncomeJob(db, config.income, app.log);
   app.addHook('onClose', async () => incomeJob.stop());
+  const salaryJob = startSalaryJob(db, config.salary, app.log);
+  app.addHook('onClose', async () => salaryJob.stop());
 
   await app.register(fastifyCookie);
   // Image uploads (banner, ticket images): one file per request, read by readImageField.
@@ -182,6 +186,7 @@ export async function buildApp(config: Config): Promise<App> {
       registerCtoRoutes(api, { db });
       registerLeadershipRoutes(api, { db });
       registerAchieversRoutes(api, { db, dataDir: config.dataDir });
+      registerSalaryRoutes(api, { db, salary: config.salary, nextRun: salaryJob.nextRun });
     },
     { prefix: '/api/v1' },
   );

@@ -40,6 +40,21 @@ export type Config = {
   totpEncryptionKey: string | undefined;
   /** The daily income run (RULES.md "Daily income"). */
   income: IncomeConfig;
+  /** The monthly salary run (RULES.md "Rewards, salary, CTO, leadership"). */
+  salary: SalaryConfig;
+};
+
+export type SalaryConfig = {
+  /** When the scheduler pays last month (cron, UTC), or 'off' (SALARY_SCHEDULE). */
+  schedule: string;
+  /** How often the scheduler looks for ended months not paid yet and abandoned runs (0: never). */
+  retryMs: number;
+  /** How many ended months back (ending last month) the scheduler pays months never run. */
+  catchUpMonths: number;
+  /** How long a run holds its month without news from its server; another may take it over after. */
+  leaseMs: number;
+  /** A pause after each member paid (leaves room for members' requests during a long run on SQLite). */
+  payPauseMs: number;
 };
 
 export type IncomeConfig = {
@@ -110,6 +125,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       leaseMs: Math.max(500, wholeNumber('INCOME_LEASE_MS', env.INCOME_LEASE_MS, 60_000)),
       chunkSize: Math.max(1, wholeNumber('INCOME_CHUNK_SIZE', env.INCOME_CHUNK_SIZE, 5000)),
       chunkPauseMs: wholeNumber('INCOME_CHUNK_PAUSE_MS', env.INCOME_CHUNK_PAUSE_MS, 0),
+    },
+    salary: {
+      schedule: env.SALARY_SCHEDULE || '10 0 1 * *',
+      retryMs: wholeNumber('SALARY_RETRY_MS', env.SALARY_RETRY_MS, 10 * 60_000),
+      catchUpMonths: Math.max(1, wholeNumber('SALARY_CATCH_UP_MONTHS', env.SALARY_CATCH_UP_MONTHS, 12)),
+      leaseMs: Math.max(500, wholeNumber('SALARY_LEASE_MS', env.SALARY_LEASE_MS, 60_000)),
+      payPauseMs: wholeNumber('SALARY_PAY_PAUSE_MS', env.SALARY_PAY_PAUSE_MS, 0),
     },
   };
 }

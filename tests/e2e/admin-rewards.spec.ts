@@ -2,8 +2,10 @@ import { expect, test } from '@playwright/test';
 import { E2E_ADMIN } from '../../playwright.config.ts';
 import { CTO_MESSAGES, previousMonth } from '../../src/shared/cto.ts';
 import { REWARD_MESSAGES } from '../../src/shared/rewards.ts';
+import { monthBefore, SALARY_MESSAGES } from '../../src/shared/salary.ts';
 import { solidImage } from '../fixtures/images.ts';
-import { fillSignIn } from './helpers.ts';
+import { fillSignIn, signInAdminByApi } from './helpers.ts';
+import { salaryCleanUp, salaryLeader } from './salary-setup.ts';
 
 // Issue 17 item 2 on a desktop: an admin adds a rung to the reward ladder, changes it, sees it in the
 // table, and deletes it (nobody claimed it); the claims list opens.
@@ -98,4 +100,73 @@ test('an admin adds an achiever with a photo to the gallery and removes it', asy
   await card.getByRole('button', { name: `Remove ${name}` }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Achiever removed' })).toBeVisible();
   await expect(page.getByTestId('achiever').filter({ hasText: name })).toHaveCount(0);
+});
+
+// Issue 17 item 3 on a desktop: an admin creates a salary tier (the shared schema refuses a bad one
+// first), pays last month by hand, finds the paid member in the paged payments list, and a second
+// press pays nothing more.
+test('an admin creates a salary tier and pays an ended month once', async ({ page, playwright, baseURL }) => {
+  const month = monthBefore();
+  const name = `E2E Salary ${Date.now().toString(36)}`;
+  const admin = await playwright.request.newContext({ baseURL });
+  let planId = '';
+  let tierId = '';
+  try {
+    await signInAdminByApi(admin);
+    const setup = await salaryLeader(
+      admin,
+      () => playwright.request.newContext({ baseURL }),
+      'saladm',
+      month,
+    );
+    planId = setup.planId;
+
+    await page.goto('/admin-login');
+    await fillSignIn(page, E2E_ADMIN.email, E2E_ADMIN.password);
+    await page
+      .getByRole('navigation', { name: 'Admin' })
+      .getByRole('link', { name: 'Reward claims' })
+      .click();
+    const salary = page.getByRole('region', { name: 'Salary' });
+    const form = salary.getByRole('form', { name: 'New salary tier' });
+    await form.getByLabel('Tier name').fill(name);
+    await form.getByLabel('New team business in the month (USD)').fill('40');
+    await form.getByLabel('Active direct members').fill('x');
+    await form.getByLabel('Monthly salary (USD)').fill('3.25');
+    await form.getByRole('button', { name: 'Create salary tier' }).click();
+    await expect(form.getByText(SALARY_MESSAGES.directsInvalid)).toBeVisible();
+    await form.getByLabel('Active direct members').fill('1');
+    const created = page.waitForResponse(
+      (r) => r.url().endsWith('/api/v1/salary/tiers') && r.request().method() === 'POST',
+    );
+    await form.getByRole('button', { name: 'Create salary tier' }).click();
+    tierId = ((await (await created).json()) as { tier: { id: string } }).tier.id;
+    await expect(salary.getByRole('status').filter({ hasText: SALARY_MESSAGES.created })).toBeVisible();
+    const row = salary.getByTestId('salary-tiers').getByRole('row').filter({ hasText: name });
+    await expect(row).toContainText('$40.00');
+    await expect(row).toContainText('$3.25');
+
+    await salary.getByLabel('Month to pay').fill(month);
+    const pay = salary.getByRole('button', { name: `Pay the salaries of ${month}` });
+    await pay.click();
+    await expect(salary.getByRole('status').filter({ hasText: SALARY_MESSAGES.runDone })).toContainText(
+      new RegExp(`\\d+ paid .* for ${month}`),
+    );
+    const payments = salary.getByTestId('salary-payments');
+    await salary.getByLabel('Search member or tier').fill(setup.leader.username);
+    await salary.getByLabel('Search member or tier').press('Enter');
+    const paid = payments.getByRole('row').filter({ hasText: `@${setup.leader.username}` });
+    await expect(paid).toHaveCount(1);
+    await expect(paid).toContainText(month);
+    await expect(salary.getByTestId('salary-last-run')).toContainText(`${month}: completed`);
+
+    await pay.click();
+    await expect(salary.getByRole('status').filter({ hasText: SALARY_MESSAGES.runDone })).toContainText(
+      `0 paid $0.00 for ${month}`,
+    );
+    await expect(paid).toHaveCount(1);
+  } finally {
+    await salaryCleanUp(admin, planId, tierId);
+    await admin.dispose();
+  }
 });

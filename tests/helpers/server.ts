@@ -35,6 +35,8 @@ export async function startServer(
     // dates the test did not choose).
     INCOME_SCHEDULE: 'off',
     INCOME_RETRY_MS: '0',
+    SALARY_SCHEDULE: 'off',
+    SALARY_RETRY_MS: '0',
     ...(dialect === 'postgres' ? { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema } : {}),
     ...env,
   });

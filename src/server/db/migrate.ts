@@ -20,6 +20,7 @@ import * as manualDeposits from './migrations/0017-manual-deposits.ts';
 import * as rewards from './migrations/0018-rewards.ts';
 import * as cto from './migrations/0019-cto.ts';
 import * as achievers from './migrations/0020-achievers.ts';
+import * as salary from './migrations/0021-salary.ts';
 import * as teamIndex from './migrations/0022-team-index.ts';
 
 // Migrations are listed here, in order, rather than read from disk, so they run the same from any working directory.
@@ -44,6 +45,7 @@ const migrations: Record<string, Migration> = {
   '0018-rewards': rewards,
   '0019-cto': cto,
   '0020-achievers': achievers,
+  '0021-salary': salary,
   '0022-team-index': teamIndex,
 };
 

@@ -392,6 +392,46 @@ export type CtoPayoutTable = {
   created_at: string;
 };
 
+/** Issue 17: one monthly salary tier an admin keeps. */
+export type SalaryTierTable = {
+  id: string;
+  name: string;
+  min_business_cents: number;
+  min_active_directs: number;
+  amount_cents: number;
+  created_at: string;
+  updated_at: string;
+};
+
+/** One member's salary of one month, once (unique per member and month); its id is the ledger transfer's. */
+export type SalaryPaymentTable = {
+  id: string;
+  user_id: string;
+  month: string;
+  tier_id: string;
+  tier_name: string;
+  amount_cents: number;
+  new_business_cents: number;
+  active_directs: number;
+  trigger: 'schedule' | 'admin';
+  created_at: string;
+};
+
+/** A month's salary run: the scheduler's bookkeeping (which months are done, a run whose server died). */
+export type SalaryRunTable = {
+  month: string;
+  status: 'running' | 'completed' | 'failed';
+  trigger: 'schedule' | 'admin';
+  started_by: string | null;
+  started_at: string;
+  finished_at: string | null;
+  lease_until_ms: number;
+  attempts: number;
+  members_paid: number;
+  total_cents: number;
+  error: string | null;
+};
+
 /** Issue 17: one picture of the achievers gallery an admin keeps. */
 export type AchieverTable = {
   id: string;
@@ -560,4 +600,7 @@ export type Database = {
   cto_payments: CtoPaymentTable;
   cto_payouts: CtoPayoutTable;
   achievers: AchieverTable;
+  salary_tiers: SalaryTierTable;
+  salary_payments: SalaryPaymentTable;
+  salary_runs: SalaryRunTable;
 };

@@ -1,6 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { AdminCto } from '../../features/rewards/components/admin-cto.tsx';
 import { AdminRewardClaims } from '../../features/rewards/components/admin-reward-claims.tsx';
+import { AdminSalary } from '../../features/salary/components/admin-salary.tsx';
 
 export const Route = createFileRoute('/admin/reward-transactions')({ component: RewardTransactionsPage });
 
@@ -10,6 +11,7 @@ function RewardTransactionsPage() {
       <h1>Reward transactions</h1>
       <AdminRewardClaims />
       <AdminCto />
+      <AdminSalary />
     </div>
   );
 }

@@ -2,6 +2,7 @@ import { createFileRoute } from '@tanstack/react-router';
 import { useMemberSession } from '../../features/auth/use-session-watch.ts';
 import { AchieversGallery } from '../../features/rewards/components/achievers-gallery.tsx';
 import { MemberRewards } from '../../features/rewards/components/member-rewards.tsx';
+import { MemberSalary } from '../../features/salary/components/member-salary.tsx';
 import { RiskNote } from '../../ui/risk-note.tsx';
 
 export const Route = createFileRoute('/user/rewards')({ component: RewardsPage });
@@ -16,6 +17,7 @@ function RewardsPage() {
       </header>
       <RiskNote className="compact" />
       {member ? <MemberRewards memberId={member.id} /> : null}
+      {member ? <MemberSalary memberId={member.id} /> : null}
       <AchieversGallery />
     </div>
   );

@@ -1,0 +1,144 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { SalaryPayment, UserSalary } from '../../../../shared/salary.ts';
+import { formatDateTime, formatMoney } from '../../../lib/format.ts';
+import { type DataColumn, DataTable } from '../../../ui/data-table.tsx';
+import { Tabs } from '../../../ui/tabs.tsx';
+import { type SalaryListFilter, salaryTransactionsQuery, userSalariesQuery } from '../api.ts';
+
+// The two paged admin lists of spec 7 "Salary": every payment, and each member's totals, a page at a
+// time from the server, by month and a search.
+
+const PAGE_SIZE = 20;
+
+const member = (r: { fullname: string; username: string }) => (
+  <>
+    {r.fullname}
+    <br />
+    <span className="muted">@{r.username}</span>
+  </>
+);
+
+const PAYMENT_COLUMNS: DataColumn<SalaryPayment>[] = [
+  { id: 'month', header: 'Month', cell: (p) => p.month },
+  { id: 'member', header: 'Member', cell: member },
+  { id: 'tier', header: 'Tier', cell: (p) => p.tier_name },
+  { id: 'amount', header: 'Salary', className: 'num', cell: (p) => formatMoney(p.amount) },
+  {
+    id: 'qualified',
+    header: 'New business · active directs',
+    className: 'num',
+    cell: (p) => `${formatMoney(p.new_business)} · ${p.active_directs}`,
+  },
+  { id: 'paid', header: 'Paid', cell: (p) => `${formatDateTime(p.created_at)} (${p.trigger})` },
+];
+
+const MEMBER_COLUMNS: DataColumn<UserSalary>[] = [
+  { id: 'member', header: 'Member', cell: member },
+  { id: 'months', header: 'Months paid', className: 'num', cell: (u) => u.months_paid },
+  { id: 'total', header: 'Total', className: 'num', cell: (u) => formatMoney(u.total) },
+  { id: 'last', header: 'Last month', cell: (u) => u.last_month },
+];
+
+type Tab = 'payments' | 'members';
+
+export function AdminSalaryLists() {
+  const [tab, setTab] = useState<Tab>('payments');
+  const [month, setMonth] = useState('');
+  return (
+    <div className="stack">
+      <label className="field">
+        <span>Month (empty: every month)</span>
+        <input type="month" value={month} onChange={(e) => setMonth(e.target.value)} />
+      </label>
+      <Tabs
+        label="Salary lists"
+        tabs={[
+          { key: 'payments', label: 'Payments' },
+          { key: 'members', label: 'Members paid' },
+        ]}
+        active={tab}
+        onChange={setTab}
+      >
+        {tab === 'payments' ? <PaymentsList month={month} /> : <MembersList month={month} />}
+      </Tabs>
+    </div>
+  );
+}
+
+function useFilter(month: string) {
+  const [page, setPage] = useState(1);
+  const [search, setSearch] = useState('');
+  const [shownMonth, setShownMonth] = useState(month);
+  if (shownMonth !== month) {
+    setShownMonth(month);
+    setPage(1);
+  }
+  const filter: SalaryListFilter = {
+    page,
+    limit: PAGE_SIZE,
+    ...(month ? { month } : {}),
+    ...(search ? { search } : {}),
+  };
+  return { filter, setPage, search, setSearch };
+}
+
+function PaymentsList({ month }: { month: string }) {
+  const { filter, setPage, search, setSearch } = useFilter(month);
+  const query = useQuery({ ...salaryTransactionsQuery(filter), placeholderData: keepPreviousData });
+  return (
+    <DataTable
+      caption="Salary payments"
+      columns={PAYMENT_COLUMNS}
+      rows={query.data?.data}
+      rowKey={(p) => p.id}
+      status={query}
+      empty="No salary has been paid yet."
+      noun={['payment', 'payments']}
+      testId="salary-payments"
+      searchLabel="Search member or tier"
+      pageSize={PAGE_SIZE}
+      server={{
+        page: filter.page,
+        pages: query.data?.total_pages ?? 1,
+        total: query.data?.total ?? 0,
+        onPage: setPage,
+        search,
+        onSearch: (text) => {
+          setSearch(text);
+          setPage(1);
+        },
+      }}
+    />
+  );
+}
+
+function MembersList({ month }: { month: string }) {
+  const { filter, setPage, search, setSearch } = useFilter(month);
+  const query = useQuery({ ...userSalariesQuery(filter), placeholderData: keepPreviousData });
+  return (
+    <DataTable
+      caption="Members paid a salary"
+      columns={MEMBER_COLUMNS}
+      rows={query.data?.data}
+      rowKey={(u) => u.user_id}
+      status={query}
+      empty="No member has been paid a salary yet."
+      noun={['member', 'members']}
+      testId="salary-members"
+      searchLabel="Search member"
+      pageSize={PAGE_SIZE}
+      server={{
+        page: filter.page,
+        pages: query.data?.total_pages ?? 1,
+        total: query.data?.total ?? 0,
+        onPage: setPage,
+        search,
+        onSearch: (text) => {
+          setSearch(text);
+          setPage(1);
+        },
+      }}
+    />
+  );
+}
