@@ -142,7 +142,7 @@ export function QuickLinks() {
   return (
     <nav className="card row" aria-label="Quick links">
       <Link to="/user/transfer-form" className="button">
-        Transfer
+        Send money
       </Link>
       <Link to="/user/scanner" className="button">
         Pay

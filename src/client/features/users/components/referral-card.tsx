@@ -62,9 +62,6 @@ export function ReferralCard({ code }: { code: string }) {
         <Link to="/user/refferral-tree" className="button">
           Referral tree
         </Link>
-        <Link to="/user/rewards" className="button">
-          Rewards
-        </Link>
       </p>
     </section>
   );
