@@ -175,3 +175,28 @@ describe('POST /rewards/initialize', () => {
     expect((await top.client.get(`/users/get/defaulterreward/${top.id}`)).body.count).toBe(2);
   });
 });
+
+describe('GET /users/non/users', () => {
+  it('lists admins the members who never invested, newest first, a page at a time', async () => {
+    const all = await admin.get('/users/non/users');
+    expect(all.status).toBe(200);
+    // top, mid and low never bought a plan themselves; the members under them did.
+    expect(all.body).toMatchObject({ total: 3, page: 1, limit: 20, total_pages: 1 });
+    expect(all.body.allnonusers.map((u: { id: string }) => u.id)).toEqual([low.id, mid.id, top.id]);
+    expect(all.body.allnonusers[0]).toEqual({
+      id: low.id,
+      username: low.username,
+      fullname: expect.any(String),
+      email: expect.stringContaining('@'),
+      joined: expect.any(String),
+    });
+    const second = await admin.get('/users/non/users?page=2&limit=2');
+    expect(second.body).toMatchObject({ total: 3, page: 2, limit: 2, total_pages: 2 });
+    expect(second.body.allnonusers.map((u: { id: string }) => u.id)).toEqual([top.id]);
+    const bad = await admin.get('/users/non/users?page=0&limit=500');
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['limit', 'page']);
+    expect((await top.client.get('/users/non/users')).status).toBe(403);
+    expect((await anon.get('/users/non/users')).status).toBe(401);
+  });
+});
