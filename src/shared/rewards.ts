@@ -27,6 +27,7 @@ export const REWARD_MESSAGES = {
   reminder: (ranks: readonly string[]) =>
     `You have reached ${ranks.join(', ')}: claim your reward on the Rewards screen`,
   remindersSent: (n: number) => `Reward reminders sent to ${n} members`,
+  readyToClaim: (n: number) => `You have ${n} reward${n === 1 ? '' : 's'} ready to claim`,
   /** Spec 8 "Rewards": the client's words when the server gives none. */
   initializeFailed: 'Error initializing rewards',
   fetchError: 'Error fetching rewards',
