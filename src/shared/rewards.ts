@@ -19,7 +19,26 @@ export const REWARD_MESSAGES = {
   notReached: 'Your team business has not reached this reward yet',
   hasClaims: 'Members have claimed this reward: it stays in the ladder for their history',
   nothingToChange: 'Send at least one field to change',
+  /** Reward reminders (docs/rules.md "Reward reminders"). */
+  userIdRequired: 'user_id is required',
+  userIdsInvalid: 'user_ids must be a list of at most 1000 member ids',
+  userIdsUnknown: 'user_ids holds an id that is not a member',
+  reminderTitle: 'Reward ready to claim',
+  reminder: (ranks: readonly string[]) =>
+    `You have reached ${ranks.join(', ')}: claim your reward on the Rewards screen`,
+  remindersSent: (n: number) => `Reward reminders sent to ${n} members`,
+  readyToClaim: (n: number) => `You have ${n} reward${n === 1 ? '' : 's'} ready to claim`,
+  /** Spec 8 "Rewards": the client's words when the server gives none. */
+  initializeFailed: 'Error initializing rewards',
+  fetchError: 'Error fetching rewards',
+  fetchFailed: 'Failed to fetch rewards',
+  createFailed: 'Failed to create reward',
+  updateFailed: 'Failed to update reward',
+  deleteFailed: 'Failed to delete reward',
 } as const;
+
+/** The path a reward reminder opens. */
+export const REWARDS_LINK = '/user/rewards';
 
 const rank = v.pipe(
   v.string(REWARD_MESSAGES.rankRequired),
@@ -81,3 +100,57 @@ export const rewardClaimRowSchema = v.object({
   created_at: v.string(),
 });
 export type RewardClaimRow = v.InferOutput<typeof rewardClaimRowSchema>;
+
+// ---- Reward reminders (docs/rules.md "Reward reminders") ----
+
+const memberId = v.pipe(
+  v.string(REWARD_MESSAGES.userIdRequired),
+  v.trim(),
+  v.nonEmpty(REWARD_MESSAGES.userIdRequired),
+);
+
+/** POST /rewards/initialize. */
+export const rewardInitializeSchema = v.object({ user_id: memberId });
+
+/** POST /users/send/reward: everyone with a reward to claim, or only these members. */
+export const rewardReminderSchema = v.object({
+  user_ids: v.optional(
+    v.pipe(
+      v.array(
+        v.pipe(
+          v.string(REWARD_MESSAGES.userIdsInvalid),
+          v.trim(),
+          v.nonEmpty(REWARD_MESSAGES.userIdsInvalid),
+        ),
+        REWARD_MESSAGES.userIdsInvalid,
+      ),
+      v.maxLength(1000, REWARD_MESSAGES.userIdsInvalid),
+    ),
+  ),
+});
+export type RewardReminderInput = v.InferOutput<typeof rewardReminderSchema>;
+export const rewardReminderResultSchema = v.object({ message: v.string(), sent: v.number() });
+
+/** GET /users/get/defaulterreward/{id}: the rewards a member reached and has not claimed. */
+export const unclaimedRewardsSchema = v.object({
+  rewards: v.array(
+    v.object({ id: v.string(), rank: v.string(), amount: v.string(), business_needed: v.string() }),
+  ),
+  count: v.number(),
+});
+export type UnclaimedRewards = v.InferOutput<typeof unclaimedRewardsSchema>;
+
+/** GET /users/rewards (admin): each member who reached at least one reward. */
+export const memberRewardRowSchema = v.object({
+  id: v.string(),
+  username: v.string(),
+  fullname: v.string(),
+  team_business: v.string(),
+  reached: v.number(),
+  claimed: v.number(),
+  unclaimed: v.number(),
+  /** The ranks reached and not claimed yet, lowest first. */
+  unclaimed_ranks: v.array(v.string()),
+});
+export type MemberRewardRow = v.InferOutput<typeof memberRewardRowSchema>;
+export const memberRewardRowsSchema = v.object({ members: v.array(memberRewardRowSchema) });

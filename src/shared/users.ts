@@ -90,6 +90,7 @@ export const MEMBER_ADMIN_MESSAGES = {
   roiStatusInvalid: 'roi_status is open or close',
   levelStatusInvalid: 'level_status is open or close',
   pageInvalid: 'page must be a whole number of 1 or more',
+  limitInvalid: 'limit must be a whole number from 1 to 100',
   searchTooLong: 'Search for at most 100 characters',
   sortInvalid: 'Sort by created_at, fullname, username, email, business or working',
   orderInvalid: 'Order is asc or desc',
@@ -156,6 +157,38 @@ export const userListSchema = v.object({
   total_pages: v.number(),
 });
 export type UserList = v.InferOutput<typeof userListSchema>;
+
+/** GET /users/non/users (admin): members who never invested (no top-up at all), newest first. */
+export const nonUsersQuerySchema = v.object({
+  page: pageQuery,
+  limit: v.optional(
+    v.pipe(
+      v.string(MEMBER_ADMIN_MESSAGES.limitInvalid),
+      v.regex(/^\d{1,3}$/, MEMBER_ADMIN_MESSAGES.limitInvalid),
+      v.transform(Number),
+      v.minValue(1, MEMBER_ADMIN_MESSAGES.limitInvalid),
+      v.maxValue(100, MEMBER_ADMIN_MESSAGES.limitInvalid),
+    ),
+    String(MEMBER_PAGE_SIZE),
+  ),
+});
+export type NonUsersQuery = v.InferOutput<typeof nonUsersQuerySchema>;
+export const nonUserSchema = v.object({
+  id: v.string(),
+  username: v.string(),
+  fullname: v.string(),
+  email: v.string(),
+  joined: v.string(),
+});
+export type NonUser = v.InferOutput<typeof nonUserSchema>;
+export const nonUserListSchema = v.object({
+  allnonusers: v.array(nonUserSchema),
+  total: v.number(),
+  page: v.number(),
+  limit: v.number(),
+  total_pages: v.number(),
+});
+export type NonUserList = v.InferOutput<typeof nonUserListSchema>;
 
 /** The columns of the CSV export, in order. Money as the API writes it ("1250.00"). */
 export const MEMBER_CSV_COLUMNS = [

@@ -48,6 +48,9 @@ test('an admin creates, edits and deletes a reward plan', async ({ page }) => {
   await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Reward claims' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Reward transactions' })).toBeVisible();
   await expect(page.getByTestId('reward-claims')).toBeVisible();
+  // Who reached which rewards, and the reminder (not pressed here: the database is shared).
+  await expect(page.getByTestId('members-rewards')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Remind members to claim' })).toBeVisible();
 });
 
 test('the CTO section shows the server’s figures for last month and its answer to Pay', async ({ page }) => {

@@ -100,6 +100,8 @@ test('a member claims a reached reward once, the button held while it sends', as
   await expect(page.getByTestId('rewards-business')).toHaveText('$40.00');
   const rung = page.locator(`[data-testid="reward"][data-rank="${rank}"]`);
   await expect(rung).toContainText('$30.00');
+  // The reached, unclaimed reward is announced above the ladder (others' rungs may add to the count).
+  await expect(page.getByTestId('rewards-ready')).toHaveText(/^You have \d+ rewards? ready to claim$/);
   // The claim reaches the real server a moment later, so the held button can be seen.
   let release: () => void = () => undefined;
   const held = new Promise<void>((resolve) => {

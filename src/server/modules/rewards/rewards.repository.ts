@@ -46,3 +46,21 @@ export const allClaims = (db: Db) =>
     .orderBy('c.created_at', 'desc')
     .limit(5000)
     .execute();
+
+/** The reward ids each of these members has claimed (in slices: one statement binds a bounded list). */
+export async function claimedRewardIds(db: Db, userIds: string[]): Promise<Map<string, Set<string>>> {
+  const claimed = new Map<string, Set<string>>();
+  for (let i = 0; i < userIds.length; i += 500) {
+    const rows = await db
+      .selectFrom('reward_claims')
+      .select(['user_id', 'reward_id'])
+      .where('user_id', 'in', userIds.slice(i, i + 500))
+      .execute();
+    for (const row of rows) {
+      const set = claimed.get(row.user_id) ?? new Set<string>();
+      set.add(row.reward_id);
+      claimed.set(row.user_id, set);
+    }
+  }
+  return claimed;
+}

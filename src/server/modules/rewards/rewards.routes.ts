@@ -2,16 +2,22 @@ import type { FastifyInstance } from 'fastify';
 import * as v from 'valibot';
 import { errorBodySchema } from '../../../shared/errors.ts';
 import {
+  memberRewardRowsSchema,
   memberRewardsSchema,
   REWARD_MESSAGES,
   rewardClaimRowSchema,
   rewardClaimSchema,
+  rewardInitializeSchema,
   rewardPlanSchema,
   rewardPlanUpdateSchema,
+  rewardReminderResultSchema,
+  rewardReminderSchema,
   rewardSchema,
+  unclaimedRewardsSchema,
 } from '../../../shared/rewards.ts';
 import type { Db } from '../../db/database.ts';
 import { defineRoute, idempotencyKeyOf } from '../../http/route.ts';
+import { membersAndRewards, sendRewardReminders, unclaimedRewards } from './reward-reminders.service.ts';
 import {
   changeRewardPlan,
   claimReward,
@@ -141,5 +147,58 @@ export function registerRewardsRoutes(app: FastifyInstance, { db }: { db: Db }):
       403: errorBodySchema,
     },
     handler: async ({ user }) => rewardClaims(db, user),
+  });
+
+  // Reward reminders (docs/rules.md "Reward reminders"): read-only views of rewards reached and not
+  // claimed, and an admin's reminder to claim them. None of these moves money.
+
+  defineRoute(app, {
+    method: 'POST',
+    url: '/rewards/initialize',
+    summary:
+      "The member's ladder, exactly as GET /rewards/user/{id} (your own, or anyone's for an admin): our ladder needs no per-member setup, so this moves nothing",
+    tags,
+    access: 'signed-in',
+    body: rewardInitializeSchema,
+    responses: { 200: memberRewardsSchema, 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema },
+    handler: async ({ body, user }) => memberRewards(db, user, body.user_id),
+  });
+
+  defineRoute(app, {
+    method: 'GET',
+    url: '/users/get/defaulterreward/:id',
+    summary:
+      "A member's rewards reached and not claimed yet (userrewardnotification): your own, or anyone's for an admin",
+    tags,
+    access: 'signed-in',
+    params: idParams,
+    responses: { 200: unclaimedRewardsSchema, 401: errorBodySchema, 404: errorBodySchema },
+    handler: async ({ params, user }) => unclaimedRewards(db, user, params.id),
+  });
+
+  defineRoute(app, {
+    method: 'GET',
+    url: '/users/rewards',
+    summary:
+      'Every member who reached at least one reward (allrewards): team business, rewards reached, claimed and unclaimed, by team business, highest first (admin)',
+    tags: [...tags, 'admin'],
+    access: 'admin',
+    responses: { 200: memberRewardRowsSchema, 401: errorBodySchema, 403: errorBodySchema },
+    handler: async ({ user }) => membersAndRewards(db, user),
+  });
+
+  defineRoute(app, {
+    method: 'POST',
+    url: '/users/send/reward',
+    summary:
+      'Remind each member with rewards to claim (or only the given user_ids) by a notification, one per member (admin, audited); accepts an Idempotency-Key header',
+    tags: [...tags, 'admin'],
+    access: 'admin',
+    body: rewardReminderSchema,
+    responses: { 200: rewardReminderResultSchema, ...errors },
+    handler: async ({ body, user, request, reply }) => {
+      const outcome = await sendRewardReminders(db, user, body, idempotencyKeyOf(request));
+      return reply.status(outcome.statusCode).send(outcome.body);
+    },
   });
 }

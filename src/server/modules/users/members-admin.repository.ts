@@ -247,3 +247,30 @@ export async function listAdmins(db: Db) {
     .orderBy('id')
     .execute();
 }
+
+/** Members (role 'user') without a single top-up: they never invested. */
+function neverInvested(db: Db) {
+  return db
+    .selectFrom('users')
+    .where('users.role', '=', 'user')
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('topups').select('topups.id').whereRef('topups.user_id', '=', 'users.id'))),
+    );
+}
+
+/** A page of the members who never invested, newest first. */
+export const listNeverInvested = (db: Db, page: { offset: number; limit: number }) =>
+  neverInvested(db)
+    .select(['users.id', 'users.username', 'users.fullname', 'users.email', 'users.created_at'])
+    .orderBy('users.created_at', 'desc')
+    .orderBy('users.id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+
+export async function countNeverInvested(db: Db): Promise<number> {
+  const row = await neverInvested(db)
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}

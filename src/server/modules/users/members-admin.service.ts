@@ -11,6 +11,8 @@ import {
   type MemberFilter,
   type MemberLedgerEntry,
   type MemberWithBalance,
+  type NonUserList,
+  type NonUsersQuery,
   USER_MESSAGES,
   type UserList,
   type UserListQuery,
@@ -29,9 +31,11 @@ import {
   accountsWithOwners,
   countDirectTeam,
   countMatchingMembers,
+  countNeverInvested,
   eraseMember,
   historyOf,
   listMembers,
+  listNeverInvested,
   liveSessionsOf,
   type MemberRow,
   recentLedgerRowsOf,
@@ -72,6 +76,33 @@ export async function memberList(db: Db, asker: SessionUser, query: UserListQuer
     allusers: rows.map(withBalance),
     total,
     page: query.page,
+    limit,
+    total_pages: Math.max(1, Math.ceil(total / limit)),
+  };
+}
+
+/** GET /users/non/users (the spec's allnonusers): members who never invested, newest first, a page at a time. */
+export async function neverInvestedList(
+  db: Db,
+  asker: SessionUser,
+  query: NonUsersQuery,
+): Promise<NonUserList> {
+  assertAdmin(asker);
+  const { page, limit } = query;
+  const [rows, total] = await Promise.all([
+    listNeverInvested(db, { offset: (page - 1) * limit, limit }),
+    countNeverInvested(db),
+  ]);
+  return {
+    allnonusers: rows.map((r) => ({
+      id: r.id,
+      username: r.username,
+      fullname: r.fullname,
+      email: r.email,
+      joined: r.created_at,
+    })),
+    total,
+    page,
     limit,
     total_pages: Math.max(1, Math.ceil(total / limit)),
   };

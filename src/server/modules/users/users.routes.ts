@@ -8,6 +8,8 @@ import {
   memberCountsSchema,
   memberDetailSchema,
   memberFilterSchema,
+  nonUserListSchema,
+  nonUsersQuerySchema,
   sessionsEndedSchema,
   singleUserSchema,
   userIdParamsSchema,
@@ -24,6 +26,7 @@ import {
   exportMembersCsv,
   memberDetail,
   memberList,
+  neverInvestedList,
 } from './members-admin.service.ts';
 import { lookupByEmail, memberCounts, singleUser, updateMember } from './users.service.ts';
 
@@ -77,6 +80,18 @@ export function registerUsersRoutes(app: FastifyInstance, { db }: { db: Db }): v
     query: userListQuerySchema,
     responses: { 200: userListSchema, ...adminErrors },
     handler: async ({ query, user }) => memberList(db, user, query),
+  });
+
+  defineRoute(app, {
+    method: 'GET',
+    url: '/users/non/users',
+    summary:
+      'Members who never invested (allnonusers): no top-up at all, newest first, with page and limit (admin)',
+    tags: ['users', 'admin'],
+    access: 'admin',
+    query: nonUsersQuerySchema,
+    responses: { 200: nonUserListSchema, ...adminErrors },
+    handler: async ({ query, user }) => neverInvestedList(db, user, query),
   });
 
   defineRoute(app, {
