@@ -78,6 +78,14 @@ export default defineConfig({
         SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`,
         MAIL_FROM: 'Member Platform <no-reply@example.com>',
         MAIL_POLL_MS: '200',
+        // The specs pay their own income dates and salary months. A scheduler's timer (the 10-minute
+        // retry, or 00:05 UTC during a late run) would pay 30 dates of catch-up in the middle of the
+        // suite and push a spec's run off the first page of the runs list, depending on how long the
+        // suite takes: a flaky test's cause, so the schedulers stay off here.
+        INCOME_SCHEDULE: 'off',
+        INCOME_RETRY_MS: '0',
+        SALARY_SCHEDULE: 'off',
+        SALARY_RETRY_MS: '0',
       },
     },
   ],
