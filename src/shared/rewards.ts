@@ -19,6 +19,10 @@ export const REWARD_MESSAGES = {
   notReached: 'Your team business has not reached this reward yet',
   hasClaims: 'Members have claimed this reward: it stays in the ladder for their history',
   nothingToChange: 'Send at least one field to change',
+  /** Spec 8, spelling corrected as RULES.md "Messages" says. */
+  carriedForward: 'Carry forward successful',
+  carryNothingReached: 'No reward reached yet: there is no business beyond a reward to carry forward',
+  carryTopReached: 'Every reward of the ladder is reached: there is no next reward to carry business into',
   /** Reward reminders (docs/rules.md "Reward reminders"). */
   userIdRequired: 'user_id is required',
   userIdsInvalid: 'user_ids must be a list of at most 1000 member ids',
@@ -80,11 +84,24 @@ export const memberRewardSchema = v.object({
 });
 export type MemberReward = v.InferOutput<typeof memberRewardSchema>;
 
+/**
+ * Carry-forward (RULES.md): the team business beyond the last reward reached, counted toward the next
+ * one. The ladder is cumulative, so this carry is always applied; it is null before the first reward
+ * is reached and once the last one is.
+ */
+export const carryForwardSchema = v.object({
+  from_rank: v.string(),
+  to_rank: v.string(),
+  amount: v.string(),
+});
+export type CarryForward = v.InferOutput<typeof carryForwardSchema>;
+
 export const memberRewardsSchema = v.object({
   team_business: v.string(),
   rewards: v.array(memberRewardSchema),
   /** The next reward not reached yet, and how much business it still needs. */
   next: v.nullable(v.object({ id: v.string(), rank: v.string(), business_left: v.string() })),
+  carried_forward: v.nullable(carryForwardSchema),
 });
 export type MemberRewards = v.InferOutput<typeof memberRewardsSchema>;
 

@@ -133,3 +133,51 @@ describe('claims', () => {
     expect((await other.client.get('/rewards/claims')).status).toBe(403);
   });
 });
+
+describe('carry-forward', () => {
+  it('carries the business beyond the last reached reward toward the next one, and moves nothing', async () => {
+    const before = await workingCents(server, top.id);
+    const standing = (await top.client.get(`/rewards/user/${top.id}`)).body;
+    expect(standing.carried_forward).toEqual({ from_rank: 'Bronze', to_rank: 'Silver', amount: '500.00' });
+    const res = await top.client.put(`/rewards/carry-forward/${top.id}`);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toEqual({
+      message: 'Carry forward successful',
+      carry_forward: { from_rank: 'Bronze', to_rank: 'Silver', amount: '500.00' },
+    });
+    // Again: the same answer, no money and no claim.
+    expect((await top.client.put(`/rewards/carry-forward/${top.id}`)).body).toEqual(res.body);
+    expect(await workingCents(server, top.id)).toBe(before);
+    expect((await top.client.get(`/rewards/user/${top.id}`)).body.next).toEqual({
+      id: silver,
+      rank: 'Silver',
+      business_left: '3500.00',
+    });
+    // An admin may ask for a member; another member may not; a PUT without CSRF is refused.
+    expect((await admin.put(`/rewards/carry-forward/${top.id}`)).body.carry_forward.amount).toBe('500.00');
+    const other = await member(server, admin, undefined);
+    expect((await other.client.put(`/rewards/carry-forward/${top.id}`)).status).toBe(404);
+    expect(
+      (await top.client.request('PUT', `/rewards/carry-forward/${top.id}`, { csrf: false })).status,
+    ).toBe(403);
+  });
+
+  it('has nothing to carry before the first reward and after the last', async () => {
+    const fresh = await member(server, admin, undefined);
+    const none = await fresh.client.put(`/rewards/carry-forward/${fresh.id}`);
+    expect(none.status).toBe(422);
+    expect(none.body.message).toBe(M.carryNothingReached);
+    expect((await fresh.client.get(`/rewards/user/${fresh.id}`)).body.carried_forward).toBeNull();
+
+    const leader = await member(server, admin, undefined);
+    const planId = await createPlan(admin, { roi_percent: '1', duration_days: 30 });
+    const down = await member(server, admin, leader, { business: '6000' });
+    await buy(down, planId, '6000'); // beyond Silver, the top of the ladder
+    const past = await leader.client.put(`/rewards/carry-forward/${leader.id}`);
+    expect(past.status).toBe(422);
+    expect(past.body.message).toBe(M.carryTopReached);
+    const standing = (await leader.client.get(`/rewards/user/${leader.id}`)).body;
+    expect(standing.carried_forward).toBeNull();
+    expect(standing.next).toBeNull();
+  });
+});

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import * as v from 'valibot';
 import { errorBodySchema } from '../../../shared/errors.ts';
 import {
+  carryForwardSchema,
   memberRewardRowsSchema,
   memberRewardsSchema,
   REWARD_MESSAGES,
@@ -19,6 +20,7 @@ import type { Db } from '../../db/database.ts';
 import { defineRoute, idempotencyKeyOf } from '../../http/route.ts';
 import { membersAndRewards, sendRewardReminders, unclaimedRewards } from './reward-reminders.service.ts';
 import {
+  carryForward,
   changeRewardPlan,
   claimReward,
   createRewardPlan,
@@ -133,6 +135,18 @@ export function registerRewardsRoutes(app: FastifyInstance, { db }: { db: Db }):
       const outcome = await claimReward(db, user, params.id, body.reward_id, idempotencyKeyOf(request));
       return reply.status(outcome.statusCode).send(outcome.body);
     },
+  });
+
+  defineRoute(app, {
+    method: 'PUT',
+    url: '/rewards/carry-forward/:id',
+    summary:
+      "The team business beyond the member's last reached reward, carried toward the next one (your own, or anyone's for an admin). The ladder is cumulative, so the carry is always applied: this moves no money and changes nothing; 422 before the first reward and after the last",
+    tags,
+    access: 'signed-in',
+    params: idParams,
+    responses: { 200: v.object({ message: v.string(), carry_forward: carryForwardSchema }), ...errors },
+    handler: async ({ params, user }) => carryForward(db, user, params.id),
   });
 
   defineRoute(app, {

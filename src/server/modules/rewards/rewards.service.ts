@@ -162,8 +162,17 @@ export async function memberRewards(db: Db, asker: SessionUser, id: string): Pro
     };
   });
   const next = plans.find((plan) => business < Number(plan.business_needed_cents));
+  const last = plans.filter((plan) => business >= Number(plan.business_needed_cents)).at(-1);
   return {
     team_business: formatCents(business),
+    carried_forward:
+      last && next
+        ? {
+            from_rank: last.rank,
+            to_rank: next.rank,
+            amount: formatCents(business - Number(last.business_needed_cents)),
+          }
+        : null,
     rewards,
     next: next
       ? {
@@ -173,6 +182,22 @@ export async function memberRewards(db: Db, asker: SessionUser, id: string): Pro
         }
       : null,
   };
+}
+
+/**
+ * PUT /rewards/carry-forward/{id}: the business beyond the member's last reached reward, carried toward
+ * the next one (RULES.md "Rewards"). The ladder counts all team business toward every rung, so the
+ * carry is already applied and the call moves no money and changes no row: it answers what is carried.
+ * Before the first reward and after the last there is nothing to carry (422).
+ */
+export async function carryForward(db: Db, asker: SessionUser, id: string) {
+  const standing = await memberRewards(db, asker, id);
+  if (standing.carried_forward === null)
+    throw new AppError(
+      422,
+      standing.rewards.some((r) => r.reached) ? M.carryTopReached : M.carryNothingReached,
+    );
+  return { message: M.carriedForward, carry_forward: standing.carried_forward };
 }
 
 /** POST /rewards/user/claim/{id}: the member claims a reached reward, once (a repeat is a 409). */

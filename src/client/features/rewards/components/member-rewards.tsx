@@ -47,6 +47,12 @@ export function MemberRewards({ memberId }: { memberId: string }) {
         ) : (
           <p className="muted">You have reached every reward of the ladder.</p>
         )}
+        {standing.carried_forward ? (
+          <p className="muted" data-testid="rewards-carried">
+            Carried forward: {formatMoney(standing.carried_forward.amount)} beyond{' '}
+            {standing.carried_forward.from_rank} already counts toward {standing.carried_forward.to_rank}.
+          </p>
+        ) : null}
       </section>
       {message ? (
         <p
