@@ -1,14 +1,12 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { IncomeRunTable } from '../../db/schema.ts';
+import { MOVED_PHASES, paidToMember } from '../wallets/ledger.repository.ts';
 import { PLATFORM } from '../wallets/ledger.service.ts';
 
 // The read side of the daily income (issue 15 items 3 and 4): the runs as recorded, and the income
 // and deposits as the ledger has them. Nothing here writes. Figures come from ledger_transfers (the
 // books), never from counters kept beside them, so these screens and the reconciliation agree.
-
-/** Transfers that moved money (a hold's pending and void rows move none). */
-const MOVED = ['single', 'post'] as const;
 
 export type RunRow = IncomeRunTable & { started_by_username: string | null };
 
@@ -46,7 +44,7 @@ export async function platformIncomeSums(db: Db, sinceMonth: string) {
   const base = () =>
     db
       .selectFrom('ledger_transfers')
-      .where('phase', 'in', MOVED)
+      .where('phase', 'in', MOVED_PHASES)
       .where((eb) =>
         eb.or([eb('debit_account_id', '=', PLATFORM.income), eb('credit_account_id', '=', PLATFORM.income)]),
       );
@@ -70,7 +68,7 @@ export async function depositSums(db: Db, sinceMonth: string) {
   const base = () =>
     db
       .selectFrom('ledger_transfers')
-      .where('phase', 'in', MOVED)
+      .where('phase', 'in', MOVED_PHASES)
       .where((eb) =>
         eb.or([
           eb('debit_account_id', '=', PLATFORM.deposits),
@@ -101,13 +99,7 @@ export async function memberIncomeSums(
   kinds: readonly string[],
   since: { monthStart: string; firstDay: string },
 ) {
-  const base = () =>
-    db
-      .selectFrom('ledger_transfers')
-      .where('credit_account_id', '=', `${memberId}:working`)
-      .where('debit_account_id', '=', PLATFORM.income)
-      .where('phase', 'in', MOVED)
-      .where('kind', 'in', kinds);
+  const base = () => paidToMember(db, PLATFORM.income, memberId).where('kind', 'in', kinds);
   const total = sql<number>`sum(amount_cents)`;
   const [all, month, daily] = await Promise.all([
     base()

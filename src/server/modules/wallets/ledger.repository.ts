@@ -131,3 +131,18 @@ export async function balancesOf(db: Db, ids: string[]) {
     .where('id', 'in', ids)
     .execute();
 }
+
+/** Transfers that moved money: a hold's pending and void rows move none. */
+export const MOVED_PHASES = ['single', 'post'] as const;
+
+/**
+ * The one definition of a member's money in from a platform account: every transfer that moved money
+ * out of `sourceAccountId` (platform:income for income, platform:deposits for deposits) into either of
+ * the member's wallets, whatever its kind. Screens that count a member's income or deposits start here.
+ */
+export const paidToMember = (db: Db, sourceAccountId: string, memberId: string) =>
+  db
+    .selectFrom('ledger_transfers')
+    .where('debit_account_id', '=', sourceAccountId)
+    .where('credit_account_id', 'in', [`${memberId}:business`, `${memberId}:working`])
+    .where('phase', 'in', MOVED_PHASES);

@@ -11,6 +11,7 @@ import { forbidden, notFound } from '../../http/errors.ts';
 import type { SessionUser } from '../../http/session.ts';
 import { listPlans } from '../plans/plans.repository.ts';
 import { findUserById } from '../users/users.repository.ts';
+import { PLATFORM } from '../wallets/ledger.service.ts';
 import { walletBalance } from '../wallets/wallets.service.ts';
 import { matured, roiLeftCents } from './withdrawal-rules.ts';
 import {
@@ -27,8 +28,6 @@ import { toWithdrawal } from './withdrawals.service.ts';
 // What the withdrawal screens read: the member's options before a request, and one request with, for
 // an admin, the member's recent money in beside it.
 
-const DEPOSIT_KINDS = ['deposit'];
-const INCOME_KINDS = ['roi', 'level_income', 'activation_income', 'reward', 'salary', 'cto'];
 const RECENT = 10;
 
 /** GET /withdrawalrequest/by/{id}: a member's own (another's is a 404); an admin's, with context. */
@@ -39,10 +38,10 @@ export async function withdrawalDetail(db: Db, asker: SessionUser, id: string): 
   const withdrawal = toWithdrawal(row);
   if (!admin) return { withdrawal };
   const [deposits, income, depositsTotal, incomeTotal, withdrawn] = await Promise.all([
-    recentCredits(db, row.user_id, DEPOSIT_KINDS, RECENT),
-    recentCredits(db, row.user_id, INCOME_KINDS, RECENT),
-    creditTotal(db, row.user_id, DEPOSIT_KINDS),
-    creditTotal(db, row.user_id, INCOME_KINDS),
+    recentCredits(db, row.user_id, PLATFORM.deposits, RECENT),
+    recentCredits(db, row.user_id, PLATFORM.income, RECENT),
+    creditTotal(db, row.user_id, PLATFORM.deposits),
+    creditTotal(db, row.user_id, PLATFORM.income),
     approvedTotal(db, row.user_id),
   ]);
   const money = (r: { amount_cents: number | string; kind: string; created_at: string }) => ({

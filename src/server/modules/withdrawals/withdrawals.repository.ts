@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { WithdrawalTable } from '../../db/schema.ts';
+import { paidToMember } from '../wallets/ledger.repository.ts';
 
 // The only SQL of withdrawals.
 
@@ -156,25 +157,18 @@ export async function addressUsableFrom(db: Db, userId: string) {
 export type MoneyInRow = { amount_cents: number | string; kind: string; created_at: string };
 
 /** The member's latest money in of these kinds (completed rows only), for the admin's review. */
-export async function recentCredits(db: Db, userId: string, kinds: string[], limit: number) {
-  return db
-    .selectFrom('ledger_transfers')
+/** The member's newest money in from a platform account (paidToMember: income or deposits). */
+export async function recentCredits(db: Db, userId: string, sourceAccountId: string, limit: number) {
+  return paidToMember(db, sourceAccountId, userId)
     .select(['amount_cents', 'kind', 'created_at'])
-    .where('credit_account_id', 'in', [`${userId}:business`, `${userId}:working`])
-    .where('phase', '=', 'single')
-    .where('kind', 'in', kinds)
     .orderBy('created_at', 'desc')
     .limit(limit)
     .execute();
 }
 
-export async function creditTotal(db: Db, userId: string, kinds: string[]): Promise<number> {
-  const row = await db
-    .selectFrom('ledger_transfers')
+export async function creditTotal(db: Db, userId: string, sourceAccountId: string): Promise<number> {
+  const row = await paidToMember(db, sourceAccountId, userId)
     .select(sql<string | number | null>`sum(amount_cents)`.as('total'))
-    .where('credit_account_id', 'in', [`${userId}:business`, `${userId}:working`])
-    .where('phase', '=', 'single')
-    .where('kind', 'in', kinds)
     .executeTakeFirst();
   return Number(row?.total ?? 0);
 }
