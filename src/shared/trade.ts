@@ -19,9 +19,9 @@ export type TradePair = (typeof TRADE_PAIRS)[number];
 
 const QUOTE = 'USDT';
 
-/** `BTCUSDT` -> `BTC/USDT`; null (no pair chosen yet) -> null. */
-export function pairLabel(pair: string | null): string | null {
-  if (pair === null) return null;
+/** `BTCUSDT` -> `BTC/USDT`; none chosen yet (or a session kept from before pairs existed) -> null. */
+export function pairLabel(pair: string | null | undefined): string | null {
+  if (!pair) return null;
   return pair.endsWith(QUOTE) ? `${pair.slice(0, -QUOTE.length)}/${QUOTE}` : pair;
 }
 
@@ -36,6 +36,7 @@ export const TRADE_TEXT = {
   intro:
     'The market pair you trade yourself and follow here. Choosing one places no order and moves no money.',
   current: 'Current pair',
+  chosen: 'Chosen',
   none: 'None chosen yet',
   pair: 'Pair',
   save: 'Save',
