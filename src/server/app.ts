@@ -41,6 +41,7 @@ import { registerTeamRoutes } from './modules/team/team.routes.ts';
 import { registerTicketsRoutes } from './modules/tickets/tickets.routes.ts';
 import { registerCodesRoutes } from './modules/topups/codes.routes.ts';
 import { registerTopupsRoutes } from './modules/topups/topups.routes.ts';
+import { registerTradeRoutes } from './modules/trade/trade.routes.ts';
 import { registerTransactionsRoutes } from './modules/transactions/transactions.routes.ts';
 import { registerTransfersRoutes } from './modules/transfers/transfers.routes.ts';
 import { loadOrCreateTotpKey, secretBox } from './modules/two-factor/secret-box.ts';
@@ -180,6 +181,7 @@ export async function buildApp(config: Config): Promise<App> {
       registerTransactionsRoutes(api, { db });
       registerWithdrawalsRoutes(api, { db });
       registerTeamRoutes(api, { db });
+      registerTradeRoutes(api, { db });
       registerDepositsRoutes(api, { db, dataDir: config.dataDir });
       registerDisclosureRoutes(api, { db });
       registerRewardsRoutes(api, { db });

@@ -39,6 +39,9 @@ export const publicUserSchema = v.object({
   total_team: v.number(),
   bep20: nullableString,
   trc20: nullableString,
+  /** Ours, not the spec's: the pair the member trades themselves (shared/trade.ts), null until chosen. */
+  self_trade_pair: nullableString,
+  self_trade_updated_at: nullableString,
 });
 export type PublicUser = v.InferOutput<typeof publicUserSchema>;
 

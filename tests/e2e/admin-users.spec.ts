@@ -169,8 +169,16 @@ test('the members list: search, filter, sort, balances, join dates and the CSV o
     await expect(membersTable(page).locator('tbody tr').last()).toContainText(rich.email);
     await membersTable(page).getByRole('button', { name: 'Member' }).click();
     await expect(page).toHaveURL(/sort=fullname/);
-    const names = await membersTable(page).locator('tbody tr td:first-child a').allTextContents();
-    expect(names).toEqual([...names].sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase())));
+    // The URL changes before the sorted page arrives (the previous rows stay shown meanwhile): wait for it.
+    const byName = (names: string[]) =>
+      [...names].sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase()));
+    const cells = membersTable(page).locator('tbody tr td:first-child a');
+    await expect
+      .poll(async () => {
+        const names = await cells.allTextContents();
+        return names.length === 4 && names.join('|') === byName(names).join('|');
+      })
+      .toBe(true);
   });
 
   await test.step('the CSV holds the current filter, in the list’s order', async () => {

@@ -2,6 +2,7 @@ import { expect, test } from '@playwright/test';
 import { ACCOUNT } from '../../src/shared/account.ts';
 import { ADDRESS_MESSAGES } from '../../src/shared/payout-address.ts';
 import { PROFILE, PROFILE_TEXT } from '../../src/shared/profile.ts';
+import { TRADE_MESSAGES, TRADE_TEXT } from '../../src/shared/trade.ts';
 import {
   expectTapTarget,
   mailText,
@@ -104,6 +105,47 @@ test("another member's profile address shows the not-found page", async ({ page,
     await page.goto(`/user/profile/${otherId}`);
     await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
     await expect(page.getByText(other.email)).toHaveCount(0);
+  } finally {
+    await api.dispose();
+  }
+});
+
+// Self-trade (docs/rules.md "Self-trade") on a phone: the member chooses the pair they trade, saves it,
+// and it is still theirs after a reload, on the screen and on the server.
+test('a member chooses a trading pair on the profile and it stays after a reload', async ({
+  page,
+  playwright,
+}) => {
+  const member = newMember('pair');
+  const api = await playwright.request.newContext();
+  try {
+    await registerByApi(api, member);
+    await signInMember(page, member);
+    await page.getByRole('navigation', { name: 'Member' }).getByRole('button', { name: 'More' }).click();
+    await page
+      .getByRole('dialog', { name: 'More' })
+      .getByRole('link', { name: PROFILE_TEXT.profileLink })
+      .click();
+
+    const card = page.getByRole('region', { name: TRADE_TEXT.title });
+    await expect(card.getByTestId('self-trade-current')).toHaveText(TRADE_TEXT.none);
+    const select = card.getByLabel(TRADE_TEXT.pair);
+    await expectTapTarget(select);
+    await select.selectOption({ label: 'ETH/USDT' });
+    const save = card.getByRole('button', { name: TRADE_TEXT.save, exact: true });
+    await expectTapTarget(save);
+    await save.click();
+    await expect(card.getByTestId('banner-success')).toHaveText(TRADE_MESSAGES.saved);
+    await expect(card.getByTestId('self-trade-current')).toHaveText('ETH/USDT');
+
+    await page.reload();
+    const after = page.getByRole('region', { name: TRADE_TEXT.title });
+    await expect(after.getByTestId('self-trade-current')).toHaveText('ETH/USDT');
+    await expect(after.getByLabel(TRADE_TEXT.pair)).toHaveValue('ETHUSDT');
+    // Saved on the server, not only in this browser's copy of the session.
+    await signInByApi(api, member);
+    const session = await api.get('/api/v1/auth/session');
+    expect((await session.json()).auth.self_trade_pair).toBe('ETHUSDT');
   } finally {
     await api.dispose();
   }

@@ -31,6 +31,9 @@ export type UserTable = {
   total_team: number;
   bep20: string | null;
   trc20: string | null;
+  /** The market pair the member trades themselves (shared/trade.ts), e.g. BTCUSDT; null until chosen. */
+  self_trade_pair: string | null;
+  self_trade_updated_at: string | null;
 };
 
 export type SessionTable = {

@@ -50,6 +50,8 @@ export function toPublicUser(row: UserTable): PublicUser {
     total_team: Number(row.total_team),
     bep20: row.bep20,
     trc20: row.trc20,
+    self_trade_pair: row.self_trade_pair,
+    self_trade_updated_at: row.self_trade_updated_at,
   };
 }
 
@@ -94,6 +96,8 @@ export async function createUser(db: Db, input: NewUser): Promise<UserTable> {
       total_team: 0,
       bep20: null,
       trc20: null,
+      self_trade_pair: null,
+      self_trade_updated_at: null,
     };
     try {
       await insertUser(db, row);

@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import '../users.css';
 import { type ReactNode, useState } from 'react';
+import { pairLabel } from '../../../../shared/trade.ts';
 import type { MemberWithBalance } from '../../../../shared/users.ts';
 import { formatDateTime, formatMoney } from '../../../lib/format.ts';
 import { MessageBanner } from '../../../ui/message-banner.tsx';
@@ -55,6 +56,7 @@ export function MemberProfile({
     ['Last changed', formatDateTime(user.updated_at)],
     ['Activated', formatDateTime(user.activation_date)],
     ['Paid member', user.paid_member ? 'Yes' : 'No'],
+    ['Trading pair', pairLabel(user.self_trade_pair) ?? '—'],
   ];
 
   return (
