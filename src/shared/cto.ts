@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { exclusionSchema } from './rank-exclusions.ts';
 
 // CTO (issue 17 item 4, RULES.md "Rewards, salary, CTO, leadership"): a share (default 1%) of a month's
 // deposits, split equally among the members holding the top two ranks of the reward ladder, paid when
@@ -40,6 +41,8 @@ export const ctoQualifierSchema = v.object({
   fullname: v.string(),
   rank: v.string(),
   team_business: v.string(),
+  /** Excluded by an admin (PUT /cto/{id}): shown, but not counted in the split nor paid. */
+  excluded: v.boolean(),
 });
 
 export const ctoPreviewSchema = v.object({
@@ -50,6 +53,8 @@ export const ctoPreviewSchema = v.object({
   per_member: v.string(),
   ranks: v.array(v.string()),
   qualifiers: v.array(ctoQualifierSchema),
+  /** Every member excluded from the CTO, whether or not they hold a top rank this month. */
+  excluded: v.array(exclusionSchema),
   payment: v.nullable(ctoPaymentSchema),
 });
 export type CtoPreview = v.InferOutput<typeof ctoPreviewSchema>;

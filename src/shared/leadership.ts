@@ -1,8 +1,10 @@
 import * as v from 'valibot';
+import { exclusionSchema } from './rank-exclusions.ts';
 
 // Leadership (issue 17 item 4, RULES.md): members by the highest rung of the reward ladder their team
-// business reaches. Read from the ledger's investments and the ladder; nothing is stored, so there is
-// nothing to delete (the spec's DELETE /leadership/{id} is not offered).
+// business reaches, read from the ledger's investments and the ladder. The spec's DELETE /leadership/{id}
+// takes a member off the list (an exclusion, undone by POST /leadership/{id}/restore); `removed` lists
+// them.
 
 export const leaderSchema = v.object({
   user_id: v.string(),
@@ -12,5 +14,8 @@ export const leaderSchema = v.object({
   team_business: v.string(),
 });
 export type Leader = v.InferOutput<typeof leaderSchema>;
-export const leadershipSchema = v.object({ leaders: v.array(leaderSchema) });
+export const leadershipSchema = v.object({
+  leaders: v.array(leaderSchema),
+  removed: v.array(exclusionSchema),
+});
 export const memberRankSchema = v.object({ rank: v.nullable(v.string()), team_business: v.string() });

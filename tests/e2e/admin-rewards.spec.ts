@@ -1,10 +1,21 @@
 import { expect, test } from '@playwright/test';
 import { E2E_ADMIN } from '../../playwright.config.ts';
 import { CTO_MESSAGES, previousMonth } from '../../src/shared/cto.ts';
+import { EXCLUSION_MESSAGES } from '../../src/shared/rank-exclusions.ts';
 import { REWARD_MESSAGES } from '../../src/shared/rewards.ts';
 import { monthBefore, SALARY_MESSAGES } from '../../src/shared/salary.ts';
 import { solidImage } from '../fixtures/images.ts';
-import { fillSignIn, signInAdminByApi } from './helpers.ts';
+import {
+  creditByApi,
+  csrfHeaders,
+  fillSignIn,
+  memberIdOf,
+  newMember,
+  referralCodeOf,
+  registerByApi,
+  signInAdminByApi,
+  signInByApi,
+} from './helpers.ts';
 import { salaryCleanUp, salaryLeader } from './salary-setup.ts';
 
 // Issue 17 item 2 on a desktop: an admin adds a rung to the reward ladder, changes it, sees it in the
@@ -79,6 +90,124 @@ test('the CTO section shows the server’s figures for last month and its answer
   expect([CTO_MESSAGES.nobody, CTO_MESSAGES.poolTooSmall, CTO_MESSAGES.noRanks]).toContain(message);
   await expect(cto.getByRole('alert')).toHaveText(message);
   await expect(cto.getByTestId('cto-paid')).toHaveCount(0);
+});
+
+// The spec's DELETE /leadership/{id} and PUT /cto/{id} on a desktop: an admin takes a member off the
+// leadership list and puts them back, then excludes them from the CTO with a reason, sees the preview
+// count them out, and restores them. The spec's own two rungs sit above the rest of the ladder for the
+// length of the test (so its member holds a top rank) and are deleted afterwards; nothing is paid.
+test('an admin removes a leader from the list and excludes a CTO qualifier, then restores both', async ({
+  page,
+  playwright,
+  baseURL,
+}) => {
+  const tag = Date.now().toString(36);
+  const leader = newMember('ctolead');
+  const direct = newMember('ctodir');
+  const who = `${leader.fullname} (@${leader.username})`;
+  const admin = await playwright.request.newContext({ baseURL });
+  const leaderApi = await playwright.request.newContext({ baseURL });
+  const directApi = await playwright.request.newContext({ baseURL });
+  const rungIds: string[] = [];
+  let planId = '';
+  let leaderId = '';
+  try {
+    await signInAdminByApi(admin);
+    for (const [rank, business_needed] of [
+      [`E2E CTO Gold ${tag}`, '60'],
+      [`E2E CTO Diamond ${tag}`, '70'],
+    ]) {
+      const rung = await admin.post('/api/v1/rewards', {
+        headers: await csrfHeaders(admin),
+        data: { rank, business_needed, amount: '1' },
+      });
+      expect(rung.status(), await rung.text()).toBe(201);
+      rungIds.push(((await rung.json()) as { reward: { id: string } }).reward.id);
+    }
+    const plan = await admin.post('/api/v1/plans/add', {
+      headers: await csrfHeaders(admin),
+      data: {
+        name: `E2E CTO plan ${tag}`,
+        min_amount: '10',
+        max_amount: '100',
+        roi_percent: '1',
+        duration_days: 30,
+      },
+    });
+    expect(plan.status(), await plan.text()).toBe(201);
+    planId = ((await plan.json()) as { plan: { id: string } }).plan.id;
+    await registerByApi(leaderApi, leader);
+    await registerByApi(directApi, direct, await referralCodeOf(leaderApi, leader));
+    leaderId = await memberIdOf(admin, leader.email);
+    await creditByApi(admin, await memberIdOf(admin, direct.email), '80.00');
+    await signInByApi(directApi, direct);
+    const bought = await directApi.post('/api/v1/topup/add', {
+      headers: { ...(await csrfHeaders(directApi)), 'Idempotency-Key': crypto.randomUUID() },
+      data: { plan_id: planId, amount: '80' },
+    });
+    expect(bought.status(), await bought.text()).toBe(201);
+
+    await page.goto('/admin-login');
+    await fillSignIn(page, E2E_ADMIN.email, E2E_ADMIN.password);
+    await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Reward plans' }).click();
+    const leaders = page.getByTestId('leadership');
+    await page.getByLabel('Search member or rank').fill(leader.username);
+    const listed = leaders.getByRole('row').filter({ hasText: who });
+    await expect(listed).toContainText(`E2E CTO Diamond ${tag}`);
+    await listed.getByRole('button', { name: `Remove ${who} from the list` }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click();
+    await expect(
+      page.getByRole('status').filter({ hasText: EXCLUSION_MESSAGES.leadershipRemoved }),
+    ).toBeVisible();
+    await expect(listed).toHaveCount(0);
+    const removed = page.getByTestId('leadership-removed').getByRole('row').filter({ hasText: who });
+    await removed.getByRole('button', { name: `Restore ${who}` }).click();
+    await expect(
+      page.getByRole('status').filter({ hasText: EXCLUSION_MESSAGES.leadershipRestored }),
+    ).toBeVisible();
+    await expect(removed).toHaveCount(0);
+    await expect(listed).toContainText(`E2E CTO Diamond ${tag}`);
+
+    await page
+      .getByRole('navigation', { name: 'Admin' })
+      .getByRole('link', { name: 'Reward claims' })
+      .click();
+    const cto = page.getByRole('region', { name: 'CTO' });
+    await expect(cto).toContainText(`Top two ranks: E2E CTO Diamond ${tag} and E2E CTO Gold ${tag}.`);
+    const qualifier = cto.getByTestId('cto-qualifiers').getByRole('row').filter({ hasText: who });
+    await expect(qualifier).toContainText('Counted');
+    await qualifier.getByRole('button', { name: `Exclude ${who} from the CTO` }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Reason (optional)').fill(`House account ${tag}`);
+    await dialog.getByRole('button', { name: 'Exclude' }).click();
+    await expect(cto.getByRole('status').filter({ hasText: EXCLUSION_MESSAGES.ctoExcluded })).toBeVisible();
+    await expect(qualifier).toContainText('Excluded');
+    const excluded = cto.getByTestId('cto-excluded').getByRole('row').filter({ hasText: who });
+    await expect(excluded).toContainText(`House account ${tag}`);
+    await excluded.getByRole('button', { name: `Restore ${who} to the CTO` }).click();
+    await expect(cto.getByRole('status').filter({ hasText: EXCLUSION_MESSAGES.ctoRestored })).toBeVisible();
+    await expect(qualifier).toContainText('Counted');
+    await expect(cto.getByTestId('cto-excluded')).toHaveCount(0);
+    await expect(cto.getByTestId('cto-paid')).toHaveCount(0);
+  } finally {
+    // Back as it was: the member listed and counted, the spec's rungs and plan out of later tests' way.
+    if (leaderId) {
+      for (const path of [`/api/v1/leadership/${leaderId}/restore`, `/api/v1/cto/${leaderId}/restore`])
+        expect((await admin.post(path, { headers: await csrfHeaders(admin) })).status()).toBe(200);
+    }
+    for (const id of rungIds) {
+      const gone = await admin.delete(`/api/v1/rewards/${id}`, { headers: await csrfHeaders(admin) });
+      expect(gone.status(), await gone.text()).toBe(200);
+    }
+    if (planId) {
+      const closed = await admin.put(`/api/v1/plans/${planId}`, {
+        headers: await csrfHeaders(admin),
+        data: { status: 'inactive' },
+      });
+      expect(closed.status(), await closed.text()).toBe(200);
+    }
+    await Promise.all([admin.dispose(), leaderApi.dispose(), directApi.dispose()]);
+  }
 });
 
 test('an admin adds an achiever with a photo to the gallery and removes it', async ({ page }) => {

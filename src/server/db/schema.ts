@@ -436,6 +436,15 @@ export type SalaryRunTable = {
 };
 
 /** Issue 17: one picture of the achievers gallery an admin keeps. */
+export type RankExclusionScope = 'leadership' | 'cto';
+/** An admin's exclusion of a member from the leadership list or the CTO (0026); unique per (user_id, scope). */
+export type RankExclusionTable = {
+  user_id: string;
+  scope: RankExclusionScope;
+  reason: string | null;
+  created_by: string;
+  created_at: string;
+};
 export type AchieverTable = {
   id: string;
   name: string;
@@ -603,6 +612,7 @@ export type Database = {
   cto_payments: CtoPaymentTable;
   cto_payouts: CtoPayoutTable;
   achievers: AchieverTable;
+  rank_exclusions: RankExclusionTable;
   salary_tiers: SalaryTierTable;
   salary_payments: SalaryPaymentTable;
   salary_runs: SalaryRunTable;

@@ -89,3 +89,20 @@ export const claimReward = (memberId: string, rewardId: string, key: string) =>
 
 export const refreshRewards = (queryClient: QueryClient) =>
   queryClient.invalidateQueries({ queryKey: ['rewards'] });
+
+// The spec's DELETE /leadership/{id} and PUT /cto/{id}: an admin's exclusions of a member, and the way back.
+export const removeFromLeadership = (memberId: string) =>
+  api<{ message: string }>('DELETE', `/leadership/${path(memberId)}`);
+export const restoreToLeadership = (memberId: string) =>
+  api<{ message: string }>('POST', `/leadership/${path(memberId)}/restore`);
+export const excludeFromCto = (memberId: string, reason: string) =>
+  api<{ message: string }>('PUT', `/cto/${path(memberId)}`, reason ? { reason } : {});
+export const restoreToCto = (memberId: string) =>
+  api<{ message: string }>('POST', `/cto/${path(memberId)}/restore`);
+
+/** After an exclusion or a restore: the leadership list and the CTO preview read them. */
+export const refreshExclusions = (queryClient: QueryClient) =>
+  Promise.all([
+    queryClient.invalidateQueries({ queryKey: ['rewards', 'leadership'] }),
+    queryClient.invalidateQueries({ queryKey: ['cto'] }),
+  ]);

@@ -9,12 +9,15 @@ import {
   ctoQuerySchema,
 } from '../../../shared/cto.ts';
 import { errorBodySchema } from '../../../shared/errors.ts';
+import { exclusionBodySchema, exclusionIdSchema } from '../../../shared/rank-exclusions.ts';
 import type { Db } from '../../db/database.ts';
 import { defineRoute, idempotencyKeyOf } from '../../http/route.ts';
+import { excludeMember, restoreMember } from '../rewards/rank-exclusions.service.ts';
 import { ctoOfMember, ctoPayments, ctoPayoutsOfMonth, ctoPreview, payCto } from './cto.service.ts';
 
-// Spec 7 "CTO". PUT /cto/{id}, which the spec's client used as a delete, is not offered: a paid month's
-// money is in the ledger and is never deleted.
+// Spec 7 "CTO". PUT /cto/{id}, which the spec's client used as a delete, excludes a member from the CTO
+// of every month not yet paid (POST /cto/{id}/restore undoes it): a paid month's money is in the ledger
+// and is never deleted.
 
 const errors = {
   400: errorBodySchema,
@@ -86,5 +89,30 @@ export function registerCtoRoutes(app: FastifyInstance, { db }: { db: Db }): voi
     params: v.object({ id: v.pipe(v.string(), v.nonEmpty()) }),
     responses: { 200: payouts, ...errors },
     handler: async ({ params, user }) => ctoOfMember(db, user, params.id),
+  });
+
+  defineRoute(app, {
+    method: 'PUT',
+    url: '/cto/:id',
+    summary:
+      "Exclude a member (id = the member's id; optional body {reason}) from the CTO of every month not yet paid (admin, audited): GET /cto shows them as excluded and Pay splits the pool among the rest; paid months are untouched; excluding an excluded member answers the same and changes nothing",
+    tags,
+    access: 'admin',
+    params: exclusionIdSchema,
+    body: exclusionBodySchema,
+    responses: { 200: v.object({ message: v.string() }), ...errors },
+    handler: async ({ params, body, user }) => excludeMember(db, user, 'cto', params.id, body.reason),
+  });
+
+  defineRoute(app, {
+    method: 'POST',
+    url: '/cto/:id/restore',
+    summary:
+      'Bring an excluded member back into the CTO of every month not yet paid (admin, audited); restoring a member who is not excluded answers the same and changes nothing',
+    tags,
+    access: 'admin',
+    params: exclusionIdSchema,
+    responses: { 200: v.object({ message: v.string() }), ...errors },
+    handler: async ({ params, user }) => restoreMember(db, user, 'cto', params.id),
   });
 }

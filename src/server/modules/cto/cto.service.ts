@@ -15,6 +15,8 @@ import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/
 import type { SessionUser } from '../../http/session.ts';
 import { insertAudit } from '../audit/audit.repository.ts';
 import { type Outcome, runOnce } from '../idempotency/idempotency.service.ts';
+import { excludedIds } from '../rewards/rank-exclusions.repository.ts';
+import { exclusionsOf } from '../rewards/rank-exclusions.service.ts';
 import { rankHolders } from '../rewards/rank-holders.ts';
 import { listRewardPlans } from '../rewards/rewards.repository.ts';
 import { findUserById } from '../users/users.repository.ts';
@@ -58,16 +60,23 @@ const toPayment = (row: CtoPaymentTable): CtoPayment => ({
   paid_at: row.paid_at,
 });
 
-/** The month's figures as they stand: deposits, pool, the top two ranks and who holds them. */
+/**
+ * The month's figures as they stand: deposits, pool, the top two ranks and who holds them. Members an
+ * admin excluded (PUT /cto/{id}) are among the qualifiers but not among the paid, and the pool is split
+ * among the paid. Pay calls this inside its transaction, so it pays by the exclusions it reads there.
+ */
 async function figures(db: Db, month: string) {
   const ladder = await listRewardPlans(db);
   const top = ladder.slice(-2).reverse(); // the highest rank first
   const deposits = await depositsBetween(db, `${month}-01T00:00:00.000Z`, monthEnd(month));
   const pool = Math.floor((deposits * CTO_SHARE_BP) / 10_000);
   const lowest = top.at(-1);
-  const qualifiers = lowest ? await rankHolders(db, ladder, lowest) : [];
-  const perMember = qualifiers.length ? Math.floor(pool / qualifiers.length) : 0;
-  return { top, deposits, pool, qualifiers, perMember };
+  const holders = lowest ? await rankHolders(db, ladder, lowest) : [];
+  const excluded = await excludedIds(db, 'cto');
+  const qualifiers = holders.map((h) => ({ ...h, excluded: excluded.has(h.id) }));
+  const paid = qualifiers.filter((q) => !q.excluded);
+  const perMember = paid.length ? Math.floor(pool / paid.length) : 0;
+  return { top, deposits, pool, qualifiers, paid, perMember };
 }
 
 /** GET /cto?month (admin): what Pay would pay for the month, or what it paid. */
@@ -79,7 +88,11 @@ export async function ctoPreview(
 ): Promise<CtoPreview> {
   adminOnly(admin);
   const chosen = checkedMonth(month, now);
-  const [f, paid] = await Promise.all([figures(db, chosen), findCtoPayment(db, chosen)]);
+  const [f, paid, excluded] = await Promise.all([
+    figures(db, chosen),
+    findCtoPayment(db, chosen),
+    exclusionsOf(db, 'cto'),
+  ]);
   return {
     month: chosen,
     deposits: formatCents(f.deposits),
@@ -93,7 +106,9 @@ export async function ctoPreview(
       fullname: q.fullname,
       rank: q.rank,
       team_business: formatCents(q.business),
+      excluded: q.excluded,
     })),
+    excluded,
     payment: paid ? toPayment(paid) : null,
   };
 }
@@ -111,7 +126,7 @@ export async function payCto(
   return runOnce(db, admin.user.id, idempotencyKey, { route: 'cto-pay', month: chosen }, async (trx) => {
     const f = await figures(trx, chosen);
     if (f.top.length === 0) throw new AppError(422, M.noRanks);
-    if (f.qualifiers.length === 0) throw new AppError(422, M.nobody);
+    if (f.paid.length === 0) throw new AppError(422, M.nobody);
     if (f.perMember === 0) throw new AppError(422, M.poolTooSmall);
     const paidAt = new Date().toISOString();
     const row: CtoPaymentTable = {
@@ -119,7 +134,7 @@ export async function payCto(
       deposits_cents: f.deposits,
       share_bp: CTO_SHARE_BP,
       pool_cents: f.pool,
-      members: f.qualifiers.length,
+      members: f.paid.length,
       per_member_cents: f.perMember,
       paid_by: admin.user.id,
       paid_at: paidAt,
@@ -130,7 +145,7 @@ export async function payCto(
       if (isUniqueViolation(error)) throw conflict(M.alreadyPaid);
       throw error;
     }
-    for (const member of f.qualifiers) {
+    for (const member of f.paid) {
       await ensureWallets(trx, member.id);
       const transfer = await postTransfer(trx, {
         debitAccountId: PLATFORM.income,
@@ -156,7 +171,8 @@ export async function payCto(
       action: 'cto.pay',
       targetType: 'cto',
       targetId: chosen,
-      after: payment,
+      // Who was left out of the split, by an admin's exclusion.
+      after: { ...payment, excluded: f.qualifiers.filter((q) => q.excluded).map((q) => q.id) },
     });
     return { statusCode: 201, body: { message: M.paid, payment } };
   }).catch(async (error: unknown) => {

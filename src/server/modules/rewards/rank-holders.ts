@@ -1,10 +1,12 @@
 import type { Db } from '../../db/database.ts';
 import type { RewardPlanTable } from '../../db/schema.ts';
 import { membersWithBusiness } from '../team/team.repository.ts';
+import { excludedIds } from './rank-exclusions.repository.ts';
 import { listRewardPlans } from './rewards.repository.ts';
 
 // Who holds which rank: each member whose team business reaches a rung of the reward ladder, with the
-// highest rung reached. One rule for leadership and the CTO.
+// highest rung reached. One rule for leadership and the CTO; an admin's exclusions (rank-exclusions) are
+// applied on top: here for the leadership list, in the CTO's service for its split.
 
 export type RankHolder = { id: string; username: string; fullname: string; business: number; rank: string };
 
@@ -22,4 +24,10 @@ export async function rankHolders(
     ...m,
     rank: highestFirst.find((r) => m.business >= Number(r.business_needed_cents))?.rank ?? floor.rank,
   }));
+}
+
+/** GET /leadership/list: the rank holders less the members an admin took off the list. */
+export async function listedLeaders(db: Db): Promise<RankHolder[]> {
+  const [holders, removed] = await Promise.all([rankHolders(db), excludedIds(db, 'leadership')]);
+  return holders.filter((h) => !removed.has(h.id));
 }
