@@ -62,3 +62,5 @@ export const USER_STATUSES = ['unblock', 'block'] as const;
 export const ACTIVE_FLAGS = ['active', 'inactive'] as const;
 export const MEMBER_SORTS = ['created_at', 'fullname', 'username', 'email', 'business', 'working'] as const;
 export const SORT_ORDERS = ['asc', 'desc'] as const;
+/** The members list's "Invested" filter: any member, those without a single top-up, those with one. */
+export const INVESTED_FILTERS = ['any', 'never', 'yes'] as const;

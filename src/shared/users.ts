@@ -1,8 +1,8 @@
 import * as v from 'valibot';
-import { ACTIVE_FLAGS, MEMBER_SORTS, SORT_ORDERS, USER_STATUSES } from './enums.ts';
+import { ACTIVE_FLAGS, INVESTED_FILTERS, MEMBER_SORTS, SORT_ORDERS, USER_STATUSES } from './enums.ts';
 import { walletBalanceSchema } from './wallets.ts';
 
-export { ACTIVE_FLAGS, MEMBER_SORTS, SORT_ORDERS, USER_STATUSES };
+export { ACTIVE_FLAGS, INVESTED_FILTERS, MEMBER_SORTS, SORT_ORDERS, USER_STATUSES };
 
 // The User entity of spec section 3 as the API shows it: every field but the password.
 // Money-like fields (business, business_balance) are decimal strings, as every amount the API returns.
@@ -97,6 +97,7 @@ export const MEMBER_ADMIN_MESSAGES = {
   searchTooLong: 'Search for at most 100 characters',
   sortInvalid: 'Sort by created_at, fullname, username, email, business or working',
   orderInvalid: 'Order is asc or desc',
+  investedInvalid: 'invested is any, never or yes',
   erased: 'User deleted successfully',
   deactivated:
     'The member has money or history, so the account was blocked and deactivated instead of deleted',
@@ -137,6 +138,8 @@ export const memberFilterSchema = v.object({
   search: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(100, MEMBER_ADMIN_MESSAGES.searchTooLong))),
   status: v.optional(v.picklist(USER_STATUSES, MEMBER_ADMIN_MESSAGES.statusInvalid)),
   is_active: v.optional(v.picklist(ACTIVE_FLAGS, MEMBER_ADMIN_MESSAGES.isActiveInvalid)),
+  /** never: no top-up at all (the members of GET /users/non/users); yes: at least one. */
+  invested: v.optional(v.picklist(INVESTED_FILTERS, MEMBER_ADMIN_MESSAGES.investedInvalid), 'any'),
   sort: v.optional(v.picklist(MEMBER_SORTS, MEMBER_ADMIN_MESSAGES.sortInvalid), 'created_at'),
   order: v.optional(v.picklist(SORT_ORDERS, MEMBER_ADMIN_MESSAGES.orderInvalid), 'desc'),
 });
@@ -161,7 +164,7 @@ export const userListSchema = v.object({
 });
 export type UserList = v.InferOutput<typeof userListSchema>;
 
-/** GET /users/non/users (admin): members who never invested (no top-up at all), newest first. */
+/** GET /users/non/users (admin): members who never invested (no top-up at all), newest first; its screen is the list's invested=never. */
 export const nonUsersQuerySchema = v.object({
   page: pageQuery,
   limit: v.optional(

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../../src/server/modules/users/users.service.ts';
 import { ensureWallets } from '../../src/server/modules/wallets/ledger.service.ts';
 import { GENERIC } from '../../src/shared/messages.ts';
-import { MEMBER_CSV_COLUMNS, MEMBER_PAGE_SIZE } from '../../src/shared/users.ts';
-import { ApiClient, signedInAdminClient, signedInMember } from '../helpers/client.ts';
+import { MEMBER_ADMIN_MESSAGES, MEMBER_CSV_COLUMNS, MEMBER_PAGE_SIZE } from '../../src/shared/users.ts';
+import { ApiClient, fundedMember, signedInAdminClient, signedInMember } from '../helpers/client.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 
 // GET /users/list?page= (spec 7 "allusers", spec 9 "paged by page number") and GET /users/export: the
@@ -211,6 +211,109 @@ describe('GET /users/list', () => {
     const res = await admin.get(`/users/list?${query}`);
     expect(res.status).toBe(400);
     expect(res.body.errors.map((e: { field: string }) => e.field)).toContain(field);
+  });
+});
+
+// The Invested filter (docs/api.md "Members who never invested"): "invested" is what GET /users/non/users
+// means by it, at least one top-up of the member's own, whoever paid for it.
+describe('GET /users/list and /users/export with invested', () => {
+  let investors: Row[] = [];
+  const ids = async (query: string) =>
+    (await list(`search=${search}&${query}`)).allusers.map((u) => u.id).sort();
+
+  beforeAll(async () => {
+    const plan = await admin.post('/plans/add', {
+      name: `${TAG} list plan`,
+      min_amount: '10',
+      max_amount: '1000',
+      roi_percent: '1',
+      duration_days: 30,
+    });
+    expect(plan.status, plan.text).toBe(201);
+    // A sponsor outside the search pays for four of the members (/topup/entry): the top-ups are theirs.
+    const payer = await fundedMember(server.baseUrl, admin, { business: '1000' });
+    investors = members.slice(10, 14);
+    for (const m of investors) {
+      const paid = await payer.client.post('/topup/entry', {
+        id: m.id,
+        userby_id: payer.auth.id,
+        plan_id: plan.body.plan.id,
+        amount: '25',
+      });
+      expect(paid.status, paid.text).toBe(201);
+    }
+  });
+
+  it('never, yes and any split the members, and the page counts follow the filter', async () => {
+    const invested = investors.map((m) => m.id).sort();
+    expect(await ids('invested=yes')).toEqual(invested);
+    const never = members.filter((m) => !invested.includes(m.id)).map((m) => m.id);
+    const first = await list(`search=${search}&invested=never&page=1`);
+    expect(first).toMatchObject({ total: COUNT - 4, page: 1, total_pages: 1 });
+    expect(first.allusers.map((u) => u.id).sort()).toEqual(never.sort());
+    expect((await list(`search=${search}&invested=never&page=2`)).allusers).toEqual([]);
+    expect(await list(`search=${search}&invested=any`)).toMatchObject({ total: COUNT, total_pages: 2 });
+    expect(await list(`search=${search}`)).toMatchObject({ total: COUNT, total_pages: 2 });
+  });
+
+  it('is the same rule as GET /users/non/users', async () => {
+    const nonUsers = await admin.get('/users/non/users?limit=100');
+    expect(nonUsers.status).toBe(200);
+    const listed = await list('invested=never');
+    expect(listed.total).toBe(nonUsers.body.total);
+    const nonIds = new Set(nonUsers.body.allnonusers.map((u: { id: string }) => u.id));
+    for (const m of members) expect(nonIds.has(m.id)).toBe(!investors.includes(m));
+    // Everyone is exactly one of the two.
+    expect((await list('invested=yes')).total + listed.total).toBe((await list('')).total);
+  });
+
+  it('combines with search, the other filters and the order', async () => {
+    // "Person 1" finds members 10 to 19; four of them invested.
+    const tens = encodeURIComponent(`${TAG} Person 1`);
+    const inTens = async (query: string) => (await list(`search=${tens}&${query}`)).total;
+    expect(await inTens('')).toBe(10);
+    expect(await inTens('invested=yes')).toBe(4);
+    expect(await inTens('invested=never')).toBe(6);
+    const [one] = investors as [Row];
+    expect((await list(`search=${encodeURIComponent(one.email)}&invested=never`)).total).toBe(0);
+    expect((await list(`search=${encodeURIComponent(one.email)}&invested=yes`)).total).toBe(1);
+    // A first top-up activates the member: every investor is active, so both filters narrow alike.
+    expect(await ids('invested=yes&is_active=active')).toEqual(investors.map((m) => m.id).sort());
+    const byName = await list(`search=${search}&invested=yes&sort=username&order=desc`);
+    expect(byName.allusers.map((u) => u.username)).toEqual(
+      investors
+        .map((m) => m.username)
+        .sort()
+        .reverse(),
+    );
+  });
+
+  it('the CSV holds the filter’s members only', async () => {
+    const yes = await admin.get(`/users/export?search=${search}&invested=yes&sort=username&order=asc`);
+    expect(yes.status).toBe(200);
+    const [, ...rows] = parseCsv(yes.text);
+    expect(rows.map((r) => r[0])).toEqual(
+      [...investors].sort((a, b) => a.username.localeCompare(b.username)).map((m) => m.id),
+    );
+    const never = await admin.get(`/users/export?search=${search}&invested=never`);
+    expect(parseCsv(never.text)).toHaveLength(1 + COUNT - 4);
+  });
+
+  it('an unknown value is a 400 that names the field; a member gets 403', async () => {
+    for (const path of ['/users/list', '/users/export']) {
+      for (const value of ['maybe', 'NEVER', '']) {
+        const res = await admin.get(`${path}?invested=${value}`);
+        expect(res.status, `${path} ${value}`).toBe(400);
+        expect(res.body.errors).toContainEqual({
+          field: 'invested',
+          message: MEMBER_ADMIN_MESSAGES.investedInvalid,
+        });
+      }
+      const { client } = await signedInMember(server.baseUrl);
+      const res = await client.get(`${path}?invested=never`);
+      expect(res.status).toBe(403);
+      expect(res.body).toEqual({ message: GENERIC.forbidden });
+    }
   });
 });
 

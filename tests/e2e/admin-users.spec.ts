@@ -103,6 +103,8 @@ async function openProfile(page: Page, member: Member, id: string): Promise<void
  * lies over the cell (Playwright's own click would refuse an element covered by another).
  */
 async function clickOn(page: Page, target: Locator): Promise<void> {
+  // Scrolled to first, as a person would: a row below the fold is not under the mouse.
+  await target.scrollIntoViewIfNeeded();
   const box = await target.boundingBox();
   if (!box) throw new Error('the element is not on screen');
   await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
@@ -563,4 +565,86 @@ test('the support tickets list fits at 1366 px and each whole row opens its tick
   await clickOn(page, rows.first().getByRole('cell').nth(2));
   await expect(page).toHaveURL(/\/admin\/ticket\/[^/]+$/);
   await expect(page.getByText(TICKET_SUBJECT).first()).toBeVisible();
+});
+
+test('the Invested filter: "Never" shows only the members without a top-up, and the count says so', async ({
+  page,
+  playwright,
+}, testInfo) => {
+  // The referred member buys a plan of their own; rich and blocked never invested.
+  const baseURL = testInfo.project.use.baseURL;
+  const admin = await playwright.request.newContext({ baseURL });
+  const buyer = await playwright.request.newContext({ baseURL });
+  try {
+    await signInAdminByApi(admin);
+    const plan = await admin.post('/api/v1/plans/add', {
+      headers: await csrfHeaders(admin),
+      data: {
+        name: `E2E ${RUN} invested`,
+        min_amount: '10.00',
+        max_amount: '500.00',
+        roi_percent: '1.00',
+        duration_days: 30,
+      },
+    });
+    expect(plan.status(), await plan.text()).toBe(201);
+    const planId = ((await plan.json()) as { plan: { id: string } }).plan.id;
+    await signInByApi(buyer, referred);
+    const topup = await buyer.post('/api/v1/topup/add', {
+      headers: { ...(await csrfHeaders(buyer)), 'Idempotency-Key': crypto.randomUUID() },
+      data: { plan_id: planId, amount: '100.00' },
+    });
+    expect(topup.status(), await topup.text()).toBe(201);
+    // Closed again, so no member screen of another spec offers this run's plan.
+    const closed = await admin.put(`/api/v1/plans/${planId}`, {
+      headers: await csrfHeaders(admin),
+      data: { status: 'inactive' },
+    });
+    expect(closed.status(), await closed.text()).toBe(200);
+  } finally {
+    await admin.dispose();
+    await buyer.dispose();
+  }
+
+  await signInAdmin(page);
+  await page.goto(`/admin/users?search=${RUN}`);
+  const rows = membersTable(page).locator('tbody tr');
+  const invested = page.getByLabel('Invested', { exact: true });
+  await expect(rows).toHaveCount(3);
+  await expect(invested).toHaveValue('any');
+
+  await invested.selectOption('never');
+  await expect(page).toHaveURL(/invested=never/);
+  await expect(rowOf(page, referred)).toHaveCount(0);
+  await expect(rows).toHaveCount(2);
+  await expect(rowOf(page, rich)).toHaveCount(1);
+  await expect(rowOf(page, blocked)).toHaveCount(1);
+  await expect(page.getByTestId('members-page')).toHaveText('Page 1 of 1 (2 members)');
+
+  await test.step('the filter stays in the address: a reload shows the same list', async () => {
+    await page.reload();
+    await expect(invested).toHaveValue('never');
+    await expect(rows).toHaveCount(2);
+    await expect(rowOf(page, referred)).toHaveCount(0);
+  });
+
+  await test.step('"Yes" shows the member who invested, and the CSV holds only them', async () => {
+    await invested.selectOption('yes');
+    await expect(page).toHaveURL(/invested=yes/);
+    await expect(rows).toHaveCount(1);
+    await expect(rowOf(page, referred)).toHaveCount(1);
+    await expect(page.getByTestId('members-page')).toHaveText('Page 1 of 1 (1 member)');
+    const downloading = page.waitForEvent('download');
+    await page.getByTestId('export-csv').click();
+    const text = (await readFile((await (await downloading).path()) as string, 'utf8')).trim();
+    const lines = text.split('\r\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toContain(referred.email);
+  });
+
+  await test.step('"Any" shows everyone again and leaves the address', async () => {
+    await invested.selectOption('any');
+    await expect(rows).toHaveCount(3);
+    await expect(page).not.toHaveURL(/invested=/);
+  });
 });

@@ -1,6 +1,12 @@
 import { createFileRoute } from '@tanstack/react-router';
 import * as v from 'valibot';
-import { ACTIVE_FLAGS, MEMBER_SORTS, SORT_ORDERS, USER_STATUSES } from '../../../shared/enums.ts';
+import {
+  ACTIVE_FLAGS,
+  INVESTED_FILTERS,
+  MEMBER_SORTS,
+  SORT_ORDERS,
+  USER_STATUSES,
+} from '../../../shared/enums.ts';
 import { MembersList } from '../../features/users/components/members-list.tsx';
 
 const optional = <T extends v.GenericSchema>(schema: T) => v.fallback(v.optional(schema), undefined);
@@ -11,6 +17,7 @@ export const Route = createFileRoute('/admin/users')({
     search: optional(v.pipe(v.string(), v.maxLength(100))),
     status: optional(v.picklist(USER_STATUSES)),
     is_active: optional(v.picklist(ACTIVE_FLAGS)),
+    invested: optional(v.picklist(INVESTED_FILTERS)),
     sort: v.optional(v.fallback(v.picklist(MEMBER_SORTS), 'created_at'), 'created_at'),
     order: v.optional(v.fallback(v.picklist(SORT_ORDERS), 'desc'), 'desc'),
     page: v.optional(v.fallback(v.pipe(v.number(), v.integer(), v.minValue(1)), 1), 1),

@@ -9,7 +9,14 @@ export type MemberFilterInput = {
   search?: string | undefined;
   status?: UserTable['status'] | undefined;
   is_active?: UserTable['is_active'] | undefined;
+  invested?: 'any' | 'never' | 'yes' | undefined;
 };
+
+/**
+ * "Invested" for every admin screen: the member (the `users` row of the query) has at least one top-up
+ * of their own. The one definition behind GET /users/non/users and the members list's Invested filter.
+ */
+const hasInvested = sql<SqlBool>`exists (select 1 from topups where topups.user_id = users.id)`;
 
 /** `%` and `_` in what an admin types are literal characters, not wildcards. */
 const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -19,6 +26,8 @@ function memberWhere(filter: MemberFilterInput) {
   const parts = [sql`users.role = 'user'`];
   if (filter.status) parts.push(sql`users.status = ${filter.status}`);
   if (filter.is_active) parts.push(sql`users.is_active = ${filter.is_active}`);
+  if (filter.invested === 'never') parts.push(sql`not ${hasInvested}`);
+  if (filter.invested === 'yes') parts.push(hasInvested);
   const search = filter.search?.trim();
   if (search) {
     const pattern = likePattern(search);
@@ -250,12 +259,7 @@ export async function listAdmins(db: Db) {
 
 /** Members (role 'user') without a single top-up: they never invested. */
 function neverInvested(db: Db) {
-  return db
-    .selectFrom('users')
-    .where('users.role', '=', 'user')
-    .where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom('topups').select('topups.id').whereRef('topups.user_id', '=', 'users.id'))),
-    );
+  return db.selectFrom('users').where('users.role', '=', 'user').where(sql<SqlBool>`not ${hasInvested}`);
 }
 
 /** A page of the members who never invested, newest first. */

@@ -74,7 +74,7 @@ export function registerUsersRoutes(app: FastifyInstance, { db }: { db: Db }): v
     method: 'GET',
     url: '/users/list',
     summary:
-      'Members a page at a time (allusers), with wallet balances; search by name, username, e-mail or phone, filter by status and is_active, sort (admin)',
+      'Members a page at a time (allusers), with wallet balances; search by name, username, e-mail or phone, filter by status, is_active and invested (any, never: no top-up at all, yes: at least one), sort (admin)',
     tags: ['users', 'admin'],
     access: 'admin',
     query: userListQuerySchema,
@@ -86,7 +86,7 @@ export function registerUsersRoutes(app: FastifyInstance, { db }: { db: Db }): v
     method: 'GET',
     url: '/users/non/users',
     summary:
-      'Members who never invested (allnonusers): no top-up at all, newest first, with page and limit (admin)',
+      'Members who never invested (allnonusers): no top-up at all (as /users/list?invested=never), newest first, with page and limit (admin)',
     tags: ['users', 'admin'],
     access: 'admin',
     query: nonUsersQuerySchema,
@@ -97,7 +97,8 @@ export function registerUsersRoutes(app: FastifyInstance, { db }: { db: Db }): v
   defineRoute(app, {
     method: 'GET',
     url: '/users/export',
-    summary: 'Every member of the list filter (search, status, is_active, sort, order) as a CSV file (admin)',
+    summary:
+      'Every member of the list filter (search, status, is_active, invested, sort, order) as a CSV file (admin)',
     tags: ['users', 'admin'],
     access: 'admin',
     query: memberFilterSchema,

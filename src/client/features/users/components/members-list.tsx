@@ -4,6 +4,7 @@ import '../users.css';
 import { useState } from 'react';
 import {
   ACTIVE_FLAGS,
+  INVESTED_FILTERS,
   type MemberSort,
   type MemberWithBalance,
   USER_STATUSES,
@@ -21,6 +22,12 @@ import { DeleteMemberDialog, type DeleteTarget } from './delete-member-dialog.ts
 import { ActiveBadge, StatusBadge } from './member-badges.tsx';
 
 export type ListState = MemberListParams & { sort: MemberSort; order: 'asc' | 'desc' };
+
+const INVESTED_LABELS: Record<(typeof INVESTED_FILTERS)[number], string> = {
+  any: 'Any',
+  never: 'Never',
+  yes: 'Yes',
+};
 
 /**
  * Seven columns used to clip "Delete" at 1366 px; now five. The name, username and access badges share
@@ -149,6 +156,21 @@ export function MembersList({ state, onChange }: { state: ListState; onChange: (
               {ACTIVE_FLAGS.map((s) => (
                 <option key={s} value={s}>
                   {s === 'active' ? 'Active' : 'Inactive'}
+                </option>
+              ))}
+            </SelectField>
+            <SelectField
+              label="Invested"
+              name="invested"
+              value={state.invested ?? 'any'}
+              onChange={(e) => {
+                const invested = e.target.value as NonNullable<ListState['invested']>;
+                change({ invested: invested === 'any' ? undefined : invested });
+              }}
+            >
+              {INVESTED_FILTERS.map((s) => (
+                <option key={s} value={s}>
+                  {INVESTED_LABELS[s]}
                 </option>
               ))}
             </SelectField>
