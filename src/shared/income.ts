@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { isCalendarDate } from './dates.ts';
+import { pageQuery, wholeNumberQuery } from './paging.ts';
 
 // The daily income run (RULES.md "Daily income", API.md "Plans, top-ups and income"): each UTC date
 // is paid once (ROI to each investment's owner, level income up the sponsor line), by the scheduler
@@ -69,19 +70,9 @@ export const INCOME_READ_MESSAGES = {
   monthsInvalid: 'months must be a whole number from 1 to 36',
 } as const;
 
-const wholeNumberQuery = (message: string, min: number, max: number) =>
-  v.pipe(
-    v.string(message),
-    v.regex(/^\d{1,6}$/, message),
-    v.transform(Number),
-    v.minValue(min, message),
-    v.maxValue(max, message),
-  );
-
 /** GET /income/runs: newest date first, a page at a time. */
 export const incomeRunListQuerySchema = v.object({
-  page: v.optional(wholeNumberQuery(INCOME_READ_MESSAGES.pageInvalid, 1, 999_999), '1'),
-  limit: v.optional(wholeNumberQuery(INCOME_READ_MESSAGES.limitInvalid, 1, 100), '20'),
+  ...pageQuery(INCOME_READ_MESSAGES, '20'),
 });
 export type IncomeRunListQuery = v.InferOutput<typeof incomeRunListQuerySchema>;
 

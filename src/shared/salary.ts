@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { type PagedList, pagedList, pageQuery } from './paging.ts';
 import { amountSchema } from './wallets.ts';
 
 // Salary (issue 17 item 3, RULES.md "Rewards, salary, CTO, leadership", docs/rules.md "Salary"): monthly
@@ -81,33 +82,17 @@ export const salaryMonthSchema = v.pipe(
 /** POST /salary/run (admin): pays an ended month by hand (default last month); a repeat pays nothing more. */
 export const salaryRunSchema = v.object({ month: v.optional(salaryMonthSchema) });
 
-const wholeNumberQuery = (message: string, min: number, max: number) =>
-  v.pipe(
-    v.string(message),
-    v.regex(/^\d{1,6}$/, message),
-    v.transform(Number),
-    v.minValue(min, message),
-    v.maxValue(max, message),
-  );
-
 /** The paged salary lists: ?page&limit, and for the admin lists ?month&search. */
 export const salaryPageQuerySchema = v.object({
-  page: v.optional(wholeNumberQuery(M.pageInvalid, 1, 999_999), '1'),
-  limit: v.optional(wholeNumberQuery(M.limitInvalid, 1, 100), '10'),
+  ...pageQuery(M, '10'),
   month: v.optional(salaryMonthSchema),
   search: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(100, M.searchInvalid))),
 });
 export type SalaryPageQuery = v.InferOutput<typeof salaryPageQuerySchema>;
 
 /** Spec 5 "Salary lists": every paged salary answer. */
-export const salaryPageOf = <T extends v.GenericSchema>(row: T) =>
-  v.object({
-    data: v.array(row),
-    total: v.number(),
-    total_pages: v.number(),
-    current_page: v.number(),
-  });
-export type SalaryPage<T> = { data: T[]; total: number; total_pages: number; current_page: number };
+export const salaryPageOf = pagedList;
+export type SalaryPage<T> = PagedList<T>;
 
 /** One salary payment (a member, a month, the tier paid). */
 export const salaryPaymentSchema = v.object({

@@ -1,11 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createDatabase, type Db } from '../../src/server/db/database.ts';
+import type { Db } from '../../src/server/db/database.ts';
 import { addDays } from '../../src/shared/dates.ts';
-import { ApiClient } from '../helpers/client.ts';
+import type { ApiClient } from '../helpers/client.ts';
 import {
   type Books,
   backdate,
@@ -18,8 +14,13 @@ import {
   today,
   workingCents,
 } from '../helpers/income.ts';
-import { adminQuery, TEST_DATABASE_URL } from '../helpers/postgres.ts';
-import { PROCESS_ADMIN, type ServerProcess, sleep, startServerProcess } from '../helpers/server-process.ts';
+import {
+  adminOn,
+  killServerProcess,
+  projectDialect,
+  sharedDatabase,
+  sleep,
+} from '../helpers/server-process.ts';
 
 // RULES.md "Daily income" across processes: a server killed (SIGKILL) in the middle of a run leaves a
 // part of the date paid; the date is finished by the next attempt (here the scheduler's retry on a
@@ -30,52 +31,19 @@ import { PROCESS_ADMIN, type ServerProcess, sleep, startServerProcess } from '..
 // of the default 30 s, so these tests have a budget of their own (not a speed check).
 const PROCESS_TEST_MS = 150_000;
 
-const projectDialect = process.env.TEST_DIALECT === 'postgres' ? 'postgres' : 'sqlite';
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-/** A database for server processes (a SQLite file or a PostgreSQL schema) and the test's own handle on it. */
-async function sharedDatabase(dialect: 'sqlite' | 'postgres') {
-  const dir = mkdtempSync(join(tmpdir(), 'platform-income-'));
-  const schema = `t_inc_${randomBytes(5).toString('hex')}`;
-  if (dialect === 'postgres') await adminQuery(`create schema ${schema}`);
-  const env: Record<string, string> =
-    dialect === 'postgres'
-      ? { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema }
-      : { DATA_DIR: join(dir, 'db') };
-  let db: Db | undefined;
-  cleanups.push(async () => {
-    await db?.destroy();
-    if (dialect === 'postgres') await adminQuery(`drop schema ${schema} cascade`);
-    rmSync(dir, { recursive: true, force: true });
+/** A database for server processes, schedulers off unless a test turns them on. */
+const incomeDatabase = (dialect: 'sqlite' | 'postgres') =>
+  sharedDatabase(dialect, {
+    dirPrefix: 'income',
+    schemaPrefix: 'inc',
+    env: { TRUST_PROXY: '127.0.0.1', INCOME_SCHEDULE: 'off', INCOME_RETRY_MS: '0' },
+    cleanups,
   });
-  const start = async (name: string, extra: Record<string, string>): Promise<ServerProcess> => {
-    const instance = await startServerProcess(
-      { TRUST_PROXY: '127.0.0.1', INCOME_SCHEDULE: 'off', INCOME_RETRY_MS: '0', ...env, ...extra },
-      dialect === 'postgres' ? join(dir, name) : join(dir, 'db'),
-    );
-    cleanups.push(instance.stop);
-    return instance;
-  };
-  // Opened after the first server migrated the database.
-  const handle = () => {
-    db ??= createDatabase({
-      databaseUrl: env.DATABASE_URL,
-      databaseSchema: env.DATABASE_SCHEMA,
-      dataDir: join(dir, 'db'),
-    }).db;
-    return db;
-  };
-  return { start, handle };
-}
-
-const adminOn = async (url: string) => {
-  const admin = new ApiClient(url);
-  await admin.signIn(PROCESS_ADMIN, '/auth/adminsignin');
-  return admin;
-};
 
 const runOf = (db: Db, date: string) =>
   db.selectFrom('income_runs').selectAll().where('run_date', '=', date).executeTakeFirst();
@@ -108,7 +76,7 @@ describe('the daily income run across server processes', () => {
   it(
     'finishes a date after its server is killed mid-run, paying what one clean run pays',
     async () => {
-      const shared = await sharedDatabase(projectDialect);
+      const shared = await incomeDatabase(projectDialect);
       const first = await shared.start('first', {
         INCOME_CHUNK_SIZE: '2',
         INCOME_CHUNK_PAUSE_MS: '250',
@@ -129,8 +97,7 @@ describe('the daily income run across server processes', () => {
         if (Date.now() > deadline) throw new Error('the run never started paying');
         await sleep(20);
       }
-      first.child.kill('SIGKILL');
-      await new Promise((resolve) => first.child.once('exit', resolve));
+      await killServerProcess(first);
       expect(await killed).toBeInstanceOf(Error);
       const halfway = await runOf(db, today());
       expect(halfway?.status).toBe('running');
@@ -166,7 +133,7 @@ describe('the daily income run across server processes', () => {
   it(
     'pays each investment once when two processes on one PostgreSQL, their schedulers and their admins run dates at once',
     async () => {
-      const shared = await sharedDatabase('postgres');
+      const shared = await incomeDatabase('postgres');
       const setup = await shared.start('setup', {});
       const db = shared.handle();
       const admin = await adminOn(setup.url);

@@ -1,11 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createDatabase, type Db } from '../../src/server/db/database.ts';
+import type { Db } from '../../src/server/db/database.ts';
 import { CTO_MESSAGES } from '../../src/shared/cto.ts';
 import { REWARD_MESSAGES } from '../../src/shared/rewards.ts';
 import { ApiClient, type ApiResponse } from '../helpers/client.ts';
@@ -18,8 +15,14 @@ import {
   member,
   workingCents,
 } from '../helpers/income.ts';
-import { adminQuery, TEST_DATABASE_URL } from '../helpers/postgres.ts';
-import { PROCESS_ADMIN, type ServerProcess, sleep, startServerProcess } from '../helpers/server-process.ts';
+import { TEST_DATABASE_URL } from '../helpers/postgres.ts';
+import {
+  adminOn,
+  killServerProcess as kill,
+  projectDialect,
+  sharedDatabase,
+  sleep,
+} from '../helpers/server-process.ts';
 
 // The team issue's "must": reward claims and the CTO pay exactly once, by a unique key in the database
 // (reward_claims' unique (member, reward); cto_payments' primary key, the month), under concurrency
@@ -40,7 +43,6 @@ import { PROCESS_ADMIN, type ServerProcess, sleep, startServerProcess } from '..
 const PROCESS_TEST_MS = 150_000;
 const POLL_MS = 20;
 
-const projectDialect = process.env.TEST_DIALECT === 'postgres' ? 'postgres' : 'sqlite';
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -57,46 +59,14 @@ async function waitFor<T>(what: string, read: () => Promise<T>, timeoutMs = 30_0
   }
 }
 
-/** A database for server processes (a SQLite file or a PostgreSQL schema) and the test's own handle on it. */
-async function sharedDatabase(dialect: 'sqlite' | 'postgres') {
-  const dir = mkdtempSync(join(tmpdir(), 'platform-rewards-'));
-  const schema = `t_rwd_${randomBytes(5).toString('hex')}`;
-  if (dialect === 'postgres') await adminQuery(`create schema ${schema}`);
-  const env: Record<string, string> =
-    dialect === 'postgres'
-      ? { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema }
-      : { DATA_DIR: join(dir, 'db') };
-  let db: Db | undefined;
-  cleanups.push(async () => {
-    await db?.destroy();
-    if (dialect === 'postgres') await adminQuery(`drop schema ${schema} cascade`);
-    rmSync(dir, { recursive: true, force: true });
+/** A database for server processes, the income scheduler off. */
+const rewardsDatabase = (dialect: 'sqlite' | 'postgres') =>
+  sharedDatabase(dialect, {
+    dirPrefix: 'rewards',
+    schemaPrefix: 'rwd',
+    env: { TRUST_PROXY: '127.0.0.1', INCOME_SCHEDULE: 'off', INCOME_RETRY_MS: '0' },
+    cleanups,
   });
-  const start = async (name: string): Promise<ServerProcess> => {
-    const instance = await startServerProcess(
-      { TRUST_PROXY: '127.0.0.1', INCOME_SCHEDULE: 'off', INCOME_RETRY_MS: '0', ...env },
-      dialect === 'postgres' ? join(dir, name) : join(dir, 'db'),
-    );
-    cleanups.push(instance.stop);
-    return instance;
-  };
-  // Opened after the first server migrated the database.
-  const handle = () => {
-    db ??= createDatabase({
-      databaseUrl: env.DATABASE_URL,
-      databaseSchema: env.DATABASE_SCHEMA,
-      dataDir: join(dir, 'db'),
-    }).db;
-    return db;
-  };
-  return { start, handle, schema };
-}
-
-const adminOn = async (url: string) => {
-  const admin = new ApiClient(url);
-  await admin.signIn(PROCESS_ADMIN, '/auth/adminsignin');
-  return admin;
-};
 
 /** The same browser (its session and CSRF cookies, kept in the database) talking to another process. */
 function sameBrowserOn(url: string, client: ApiClient): ApiClient {
@@ -104,12 +74,6 @@ function sameBrowserOn(url: string, client: ApiClient): ApiClient {
   for (const [name, value] of client.cookies) moved.cookies.set(name, value);
   return moved;
 }
-
-const kill = async (server: ServerProcess) => {
-  const exited = new Promise((resolve) => server.child.once('exit', resolve));
-  server.child.kill('SIGKILL');
-  await exited;
-};
 
 async function addReward(admin: ApiClient, rank: string, business_needed: string, amount: string) {
   const res = await admin.post('/rewards', { rank, business_needed, amount });
@@ -252,7 +216,7 @@ describe('reward claims across server processes', () => {
   it(
     'PostgreSQL: the same claim through two processes at once, with and without one Idempotency-Key, pays once',
     async () => {
-      const shared = await sharedDatabase('postgres');
+      const shared = await rewardsDatabase('postgres');
       const [one, two] = await Promise.all([shared.start('one'), shared.start('two')]);
       const db = shared.handle();
       const admin = await adminOn(one.url);
@@ -327,7 +291,7 @@ describe('the CTO across server processes', () => {
   it(
     'PostgreSQL: Pay for one ended month pressed on two processes at once pays it once, one payment per rank holder',
     async () => {
-      const shared = await sharedDatabase('postgres');
+      const shared = await rewardsDatabase('postgres');
       const [one, two] = await Promise.all([shared.start('one'), shared.start('two')]);
       const db = shared.handle();
       const adminOne = await adminOn(one.url);
@@ -383,7 +347,7 @@ describe('a claim and a CTO pay whose server is killed with SIGKILL', () => {
   it(
     'PostgreSQL: killed inside their transactions, before the commit: nothing stays, and the retries with the same keys pay once',
     async () => {
-      const shared = await sharedDatabase('postgres');
+      const shared = await rewardsDatabase('postgres');
       let server = await shared.start('first');
       const db = shared.handle();
       const admin = await adminOn(server.url);
@@ -496,7 +460,7 @@ describe('a claim and a CTO pay whose server is killed with SIGKILL', () => {
   it(
     'killed at once or a little later, attempt after attempt: the retry with the same key on a new process pays exactly once',
     async () => {
-      const shared = await sharedDatabase(projectDialect);
+      const shared = await rewardsDatabase(projectDialect);
       let server = await shared.start('start');
       const db = shared.handle();
       const admin = await adminOn(server.url);

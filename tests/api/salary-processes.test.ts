@@ -1,11 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createDatabase, type Db } from '../../src/server/db/database.ts';
+import type { Db } from '../../src/server/db/database.ts';
 import { monthBefore } from '../../src/shared/salary.ts';
-import { ApiClient } from '../helpers/client.ts';
+import type { ApiClient } from '../helpers/client.ts';
 import {
   type Books,
   buy,
@@ -15,9 +11,14 @@ import {
   member,
   workingCents,
 } from '../helpers/income.ts';
-import { adminQuery, TEST_DATABASE_URL } from '../helpers/postgres.ts';
 import { moveIntoMonth } from '../helpers/salary.ts';
-import { PROCESS_ADMIN, type ServerProcess, sleep, startServerProcess } from '../helpers/server-process.ts';
+import {
+  adminOn,
+  killServerProcess,
+  projectDialect,
+  sharedDatabase,
+  sleep,
+} from '../helpers/server-process.ts';
 
 // Salary across processes (docs/rules.md "Salary"): a server killed (SIGKILL) in the middle of a month's
 // run leaves part of the month paid; the next attempt (the scheduler's retry on a fresh process) pays
@@ -26,7 +27,6 @@ import { PROCESS_ADMIN, type ServerProcess, sleep, startServerProcess } from '..
 // PostgreSQL in both projects: several servers on one database is a PostgreSQL deployment).
 const PROCESS_TEST_MS = 150_000;
 
-const projectDialect = process.env.TEST_DIALECT === 'postgres' ? 'postgres' : 'sqlite';
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -34,53 +34,20 @@ afterEach(async () => {
 
 const lastMonth = () => monthBefore(new Date());
 
-/** A database for server processes (a SQLite file or a PostgreSQL schema) and the test's own handle on it. */
-async function sharedDatabase(dialect: 'sqlite' | 'postgres') {
-  const dir = mkdtempSync(join(tmpdir(), 'platform-salary-'));
-  const schema = `t_sal_${randomBytes(5).toString('hex')}`;
-  if (dialect === 'postgres') await adminQuery(`create schema ${schema}`);
-  const env: Record<string, string> =
-    dialect === 'postgres'
-      ? { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema }
-      : { DATA_DIR: join(dir, 'db') };
-  let db: Db | undefined;
-  cleanups.push(async () => {
-    await db?.destroy();
-    if (dialect === 'postgres') await adminQuery(`drop schema ${schema} cascade`);
-    rmSync(dir, { recursive: true, force: true });
+/** A database for server processes, schedulers off unless a test turns them on. */
+const salaryDatabase = (dialect: 'sqlite' | 'postgres') =>
+  sharedDatabase(dialect, {
+    dirPrefix: 'salary',
+    schemaPrefix: 'sal',
+    env: {
+      TRUST_PROXY: '127.0.0.1',
+      INCOME_SCHEDULE: 'off',
+      INCOME_RETRY_MS: '0',
+      SALARY_SCHEDULE: 'off',
+      SALARY_RETRY_MS: '0',
+    },
+    cleanups,
   });
-  const start = async (name: string, extra: Record<string, string>): Promise<ServerProcess> => {
-    const instance = await startServerProcess(
-      {
-        TRUST_PROXY: '127.0.0.1',
-        INCOME_SCHEDULE: 'off',
-        INCOME_RETRY_MS: '0',
-        SALARY_SCHEDULE: 'off',
-        SALARY_RETRY_MS: '0',
-        ...env,
-        ...extra,
-      },
-      dialect === 'postgres' ? join(dir, name) : join(dir, 'db'),
-    );
-    cleanups.push(instance.stop);
-    return instance;
-  };
-  const handle = () => {
-    db ??= createDatabase({
-      databaseUrl: env.DATABASE_URL,
-      databaseSchema: env.DATABASE_SCHEMA,
-      dataDir: join(dir, 'db'),
-    }).db;
-    return db;
-  };
-  return { start, handle };
-}
-
-const adminOn = async (url: string) => {
-  const admin = new ApiClient(url);
-  await admin.signIn(PROCESS_ADMIN, '/auth/adminsignin');
-  return admin;
-};
 
 const runOf = (db: Db, month: string) =>
   db.selectFrom('salary_runs').selectAll().where('month', '=', month).executeTakeFirst();
@@ -127,7 +94,7 @@ describe('the monthly salary across server processes', () => {
   it(
     'finishes a month after its server is killed mid-run, paying each member once',
     async () => {
-      const shared = await sharedDatabase(projectDialect);
+      const shared = await salaryDatabase(projectDialect);
       const first = await shared.start('first', { SALARY_PAY_PAUSE_MS: '250', SALARY_LEASE_MS: '1500' });
       const db = shared.handle();
       const admin = await adminOn(first.url);
@@ -140,8 +107,7 @@ describe('the monthly salary across server processes', () => {
         if (Date.now() > deadline) throw new Error('the run never started paying');
         await sleep(20);
       }
-      first.child.kill('SIGKILL');
-      await new Promise((resolve) => first.child.once('exit', resolve));
+      await killServerProcess(first);
       expect(await killed).toBeInstanceOf(Error);
       const halfway = await paymentsPerMember(db, lastMonth());
       expect(halfway.length).toBeGreaterThan(0);
@@ -179,7 +145,7 @@ describe('the monthly salary across server processes', () => {
   it(
     'pays each member once when two processes on one PostgreSQL, their schedulers and their admins run the month at once',
     async () => {
-      const shared = await sharedDatabase('postgres');
+      const shared = await salaryDatabase('postgres');
       const setup = await shared.start('setup', {});
       const db = shared.handle();
       const admin = await adminOn(setup.url);

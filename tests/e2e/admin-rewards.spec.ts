@@ -226,9 +226,11 @@ test('an admin adds an achiever with a photo to the gallery and removes it', asy
   const card = page.getByTestId('achiever').filter({ hasText: name });
   await expect(card).toContainText('Diamond');
   await expect(card.getByRole('img', { name })).toBeVisible();
-  expect(
-    await card.getByRole('img', { name }).evaluate((img: HTMLImageElement) => img.naturalWidth),
-  ).toBeGreaterThan(0);
+  // The photo is lazy-loaded with a fixed size: it is visible before it has loaded, so wait for it to
+  // load (a photo that never loads keeps a natural width of 0 and fails here).
+  await expect
+    .poll(() => card.getByRole('img', { name }).evaluate((img: HTMLImageElement) => img.naturalWidth))
+    .toBeGreaterThan(0);
   await card.getByRole('button', { name: `Remove ${name}` }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Achiever removed' })).toBeVisible();
   await expect(page.getByTestId('achiever').filter({ hasText: name })).toHaveCount(0);

@@ -1,6 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createDatabase, type Db } from '../../src/server/db/database.ts';
+import { ApiClient } from './client.ts';
+import { adminQuery, TEST_DATABASE_URL } from './postgres.ts';
 
 // A real server process (src/server/main.ts), for what a server inside the test's own process cannot
 // show: several instances on one database, a process killed with SIGKILL and started again.
@@ -82,4 +88,71 @@ export async function startServerProcess(
   }
   await stop();
   throw new Error(`server process did not start: ${output}`);
+}
+
+/** Stops an instance with SIGKILL (a crash: no cleanup of its own) and waits until it has exited. */
+export async function killServerProcess(server: ServerProcess): Promise<void> {
+  const exited = new Promise((resolve) => server.child.once('exit', resolve));
+  server.child.kill('SIGKILL');
+  await exited;
+}
+
+/** An admin session (PROCESS_ADMIN) on the instance at `url`. */
+export async function adminOn(url: string): Promise<ApiClient> {
+  const admin = new ApiClient(url);
+  await admin.signIn(PROCESS_ADMIN, '/auth/adminsignin');
+  return admin;
+}
+
+/** The suite's database, by its vitest project (TEST_DIALECT). */
+export const projectDialect: 'sqlite' | 'postgres' =
+  process.env.TEST_DIALECT === 'postgres' ? 'postgres' : 'sqlite';
+
+export type SharedDatabaseOptions = {
+  /** Names the temporary directory and the PostgreSQL schema (e.g. 'income', 'inc'). */
+  dirPrefix: string;
+  schemaPrefix: string;
+  /** What every instance started on it gets, before `env` and each start's own. */
+  env: Record<string, string>;
+  /** The test file's clean-ups (run after each test, last first): the instances, the handle, the database. */
+  cleanups: (() => Promise<void>)[];
+};
+
+/**
+ * A database for server processes (a SQLite file or a PostgreSQL schema) and the test's own handle on it.
+ * `start(name)` starts an instance on it (on PostgreSQL with its own data directory, `name`); `handle()`
+ * opens the test's handle once the first instance has migrated the database.
+ */
+export async function sharedDatabase(dialect: 'sqlite' | 'postgres', options: SharedDatabaseOptions) {
+  const { cleanups } = options;
+  const dir = mkdtempSync(join(tmpdir(), `platform-${options.dirPrefix}-`));
+  const schema = `t_${options.schemaPrefix}_${randomBytes(5).toString('hex')}`;
+  if (dialect === 'postgres') await adminQuery(`create schema ${schema}`);
+  const env: Record<string, string> =
+    dialect === 'postgres'
+      ? { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema }
+      : { DATA_DIR: join(dir, 'db') };
+  let db: Db | undefined;
+  cleanups.push(async () => {
+    await db?.destroy();
+    if (dialect === 'postgres') await adminQuery(`drop schema ${schema} cascade`);
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const start = async (name: string, extra: Record<string, string> = {}): Promise<ServerProcess> => {
+    const instance = await startServerProcess(
+      { ...options.env, ...env, ...extra },
+      dialect === 'postgres' ? join(dir, name) : join(dir, 'db'),
+    );
+    cleanups.push(instance.stop);
+    return instance;
+  };
+  const handle = () => {
+    db ??= createDatabase({
+      databaseUrl: env.DATABASE_URL,
+      databaseSchema: env.DATABASE_SCHEMA,
+      dataDir: join(dir, 'db'),
+    }).db;
+    return db;
+  };
+  return { start, handle, schema };
 }

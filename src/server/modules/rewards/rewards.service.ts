@@ -11,9 +11,9 @@ import {
 import type { Db } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { RewardPlanTable } from '../../db/schema.ts';
-import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
+import { AppError, conflict, forbidden, notFound } from '../../http/errors.ts';
 import type { SessionUser } from '../../http/session.ts';
-import { insertAudit } from '../audit/audit.repository.ts';
+import { type AuditedRows, auditedCreate, auditedDelete, auditedUpdate } from '../audit/audited.ts';
 import { type Outcome, runOnce } from '../idempotency/idempotency.service.ts';
 import { teamStats } from '../team/team.repository.ts';
 import { findUserById } from '../users/users.repository.ts';
@@ -49,14 +49,27 @@ function adminOnly(asker: SessionUser) {
   if (asker.user.role !== 'admin') throw forbidden();
 }
 
-const rankTaken = (error: unknown): never => {
-  if (isUniqueViolation(error)) throw conflict(M.rankTaken);
-  throw error;
-};
-
 export async function rewardPlans(db: Db) {
   return { rewards: (await listRewardPlans(db)).map(toReward) };
 }
+
+/** Reward ranks as the audited admin changes handle them (one transaction with the audit entry each). */
+const rewardRows: AuditedRows<RewardPlanTable, Reward> = {
+  action: 'reward',
+  targetType: 'reward',
+  show: toReward,
+  find: findRewardPlan,
+  insert: insertRewardPlan,
+  update: updateRewardPlan,
+  remove: deleteRewardPlan,
+  inUse: hasClaims,
+  messages: {
+    notFound: M.notFound,
+    taken: M.rankTaken,
+    inUse: M.hasClaims,
+    nothingToChange: { field: 'rank', message: M.nothingToChange },
+  },
+};
 
 export async function createRewardPlan(db: Db, admin: SessionUser, input: RewardPlanInput): Promise<Outcome> {
   adminOnly(admin);
@@ -69,68 +82,25 @@ export async function createRewardPlan(db: Db, admin: SessionUser, input: Reward
     created_at: now,
     updated_at: now,
   };
-  await db
-    .transaction()
-    .execute(async (trx) => {
-      await insertRewardPlan(trx, row);
-      await insertAudit(trx, {
-        actorId: admin.user.id,
-        action: 'reward.create',
-        targetType: 'reward',
-        targetId: row.id,
-        after: toReward(row),
-      });
-    })
-    .catch(rankTaken);
-  return { statusCode: 201, body: { message: M.created, reward: toReward(row) } };
+  const reward = await auditedCreate(db, admin, rewardRows, row);
+  return { statusCode: 201, body: { message: M.created, reward } };
 }
 
 export async function changeRewardPlan(db: Db, admin: SessionUser, id: string, input: RewardPlanUpdate) {
   adminOnly(admin);
-  if (input.rank === undefined && input.business_needed === undefined && input.amount === undefined)
-    throw badRequest([{ field: 'rank', message: M.nothingToChange }]);
-  return db
-    .transaction()
-    .execute(async (trx) => {
-      const before = await findRewardPlan(trx, id);
-      if (!before) throw notFound(M.notFound);
-      await updateRewardPlan(trx, id, {
-        ...(input.rank !== undefined ? { rank: input.rank } : {}),
-        ...(input.business_needed !== undefined ? { business_needed_cents: input.business_needed } : {}),
-        ...(input.amount !== undefined ? { amount_cents: input.amount } : {}),
-        updated_at: new Date().toISOString(),
-      });
-      const after = toReward((await findRewardPlan(trx, id)) as RewardPlanTable);
-      await insertAudit(trx, {
-        actorId: admin.user.id,
-        action: 'reward.update',
-        targetType: 'reward',
-        targetId: id,
-        before: toReward(before),
-        after,
-      });
-      return { message: M.updated, reward: after };
-    })
-    .catch(rankTaken);
+  const reward = await auditedUpdate(db, admin, rewardRows, id, {
+    rank: input.rank,
+    business_needed_cents: input.business_needed,
+    amount_cents: input.amount,
+  });
+  return { message: M.updated, reward };
 }
 
 /** A reward nobody has claimed can go; a claimed one stays, for its claims' history (409). */
 export async function removeRewardPlan(db: Db, admin: SessionUser, id: string) {
   adminOnly(admin);
-  return db.transaction().execute(async (trx) => {
-    const before = await findRewardPlan(trx, id);
-    if (!before) throw notFound(M.notFound);
-    if (await hasClaims(trx, id)) throw conflict(M.hasClaims);
-    await deleteRewardPlan(trx, id);
-    await insertAudit(trx, {
-      actorId: admin.user.id,
-      action: 'reward.delete',
-      targetType: 'reward',
-      targetId: id,
-      before: toReward(before),
-    });
-    return { message: M.deleted };
-  });
+  await auditedDelete(db, admin, rewardRows, id);
+  return { message: M.deleted };
 }
 
 async function memberOr404(db: Db, asker: SessionUser, id: string) {

@@ -15,11 +15,10 @@ import {
   type UserSalary,
 } from '../../../shared/salary.ts';
 import type { Db } from '../../db/database.ts';
-import { isUniqueViolation } from '../../db/errors.ts';
 import type { SalaryRunTable, SalaryTierTable } from '../../db/schema.ts';
-import { badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
+import { forbidden, notFound } from '../../http/errors.ts';
 import type { SessionUser } from '../../http/session.ts';
-import { insertAudit } from '../audit/audit.repository.ts';
+import { type AuditedRows, auditedCreate, auditedDelete, auditedUpdate } from '../audit/audited.ts';
 import { findUserById } from '../users/users.repository.ts';
 import {
   deleteTier,
@@ -54,9 +53,22 @@ const toTier = (row: SalaryTierTable): SalaryTier => ({
   created_at: row.created_at,
 });
 
-const nameTaken = (error: unknown): never => {
-  if (isUniqueViolation(error)) throw conflict(M.nameTaken);
-  throw error;
+/** Tiers as the audited admin changes handle them (one transaction with the audit entry each). */
+const tierRows: AuditedRows<SalaryTierTable, SalaryTier> = {
+  action: 'salary.tier',
+  targetType: 'salary_tier',
+  show: toTier,
+  find: findTier,
+  insert: insertTier,
+  update: updateTier,
+  remove: deleteTier,
+  inUse: tierHasPayments,
+  messages: {
+    notFound: M.notFound,
+    taken: M.nameTaken,
+    inUse: M.hasPayments,
+    nothingToChange: { field: 'name', message: M.nothingToChange },
+  },
 };
 
 /** GET /salary/tiers: by business needed, lowest first (what a member reads as a ladder). */
@@ -82,69 +94,25 @@ export async function createSalaryTier(db: Db, admin: SessionUser, input: Salary
     created_at: now,
     updated_at: now,
   };
-  await db
-    .transaction()
-    .execute(async (trx) => {
-      await insertTier(trx, row);
-      await insertAudit(trx, {
-        actorId: admin.user.id,
-        action: 'salary.tier.create',
-        targetType: 'salary_tier',
-        targetId: row.id,
-        after: toTier(row),
-      });
-    })
-    .catch(nameTaken);
-  return { message: M.created, tier: toTier(row) };
+  return { message: M.created, tier: await auditedCreate(db, admin, tierRows, row) };
 }
 
 export async function changeSalaryTier(db: Db, admin: SessionUser, id: string, input: SalaryTierUpdate) {
   adminOnly(admin);
-  if (Object.values(input).every((value) => value === undefined))
-    throw badRequest([{ field: 'name', message: M.nothingToChange }]);
-  return db
-    .transaction()
-    .execute(async (trx) => {
-      const before = await findTier(trx, id);
-      if (!before) throw notFound(M.notFound);
-      await updateTier(trx, id, {
-        ...(input.name !== undefined ? { name: input.name } : {}),
-        ...(input.min_business !== undefined ? { min_business_cents: input.min_business } : {}),
-        ...(input.min_active_directs !== undefined ? { min_active_directs: input.min_active_directs } : {}),
-        ...(input.amount !== undefined ? { amount_cents: input.amount } : {}),
-        updated_at: new Date().toISOString(),
-      });
-      const after = toTier((await findTier(trx, id)) as SalaryTierTable);
-      await insertAudit(trx, {
-        actorId: admin.user.id,
-        action: 'salary.tier.update',
-        targetType: 'salary_tier',
-        targetId: id,
-        before: toTier(before),
-        after,
-      });
-      return { message: M.updated, tier: after };
-    })
-    .catch(nameTaken);
+  const tier = await auditedUpdate(db, admin, tierRows, id, {
+    name: input.name,
+    min_business_cents: input.min_business,
+    min_active_directs: input.min_active_directs,
+    amount_cents: input.amount,
+  });
+  return { message: M.updated, tier };
 }
 
 /** A tier nobody was paid at can go; one with payments stays, for their history (409). */
 export async function removeSalaryTier(db: Db, admin: SessionUser, id: string) {
   adminOnly(admin);
-  return db.transaction().execute(async (trx) => {
-    const before = await findTier(trx, id);
-    if (!before) throw notFound(M.notFound);
-    if (await tierHasPayments(trx, id)) throw conflict(M.hasPayments);
-    await deleteTier(trx, id);
-    await insertAudit(trx, {
-      actorId: admin.user.id,
-      action: 'salary.tier.delete',
-      targetType: 'salary_tier',
-      targetId: id,
-      before: toTier(before),
-    });
-    return { message: M.deleted };
-  });
+  await auditedDelete(db, admin, tierRows, id);
+  return { message: M.deleted };
 }
 
 // ---- reads ----

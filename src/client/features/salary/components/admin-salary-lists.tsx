@@ -1,6 +1,6 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, type UseQueryOptions, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { SalaryPayment, UserSalary } from '../../../../shared/salary.ts';
+import type { SalaryPage, SalaryPayment, UserSalary } from '../../../../shared/salary.ts';
 import { formatDateTime, formatMoney } from '../../../lib/format.ts';
 import { type DataColumn, DataTable } from '../../../ui/data-table.tsx';
 import { Tabs } from '../../../ui/tabs.tsx';
@@ -84,49 +84,74 @@ function useFilter(month: string) {
 }
 
 function PaymentsList({ month }: { month: string }) {
-  const { filter, setPage, search, setSearch } = useFilter(month);
-  const query = useQuery({ ...salaryTransactionsQuery(filter), placeholderData: keepPreviousData });
   return (
-    <DataTable
+    <PagedSalaryList
+      month={month}
+      load={salaryTransactionsQuery}
       caption="Salary payments"
       columns={PAYMENT_COLUMNS}
-      rows={query.data?.data}
       rowKey={(p) => p.id}
-      status={query}
       empty="No salary has been paid yet."
       noun={['payment', 'payments']}
       testId="salary-payments"
       searchLabel="Search member or tier"
-      pageSize={PAGE_SIZE}
-      server={{
-        page: filter.page,
-        pages: query.data?.total_pages ?? 1,
-        total: query.data?.total ?? 0,
-        onPage: setPage,
-        search,
-        onSearch: (text) => {
-          setSearch(text);
-          setPage(1);
-        },
-      }}
     />
   );
 }
 
 function MembersList({ month }: { month: string }) {
-  const { filter, setPage, search, setSearch } = useFilter(month);
-  const query = useQuery({ ...userSalariesQuery(filter), placeholderData: keepPreviousData });
   return (
-    <DataTable
+    <PagedSalaryList
+      month={month}
+      load={userSalariesQuery}
       caption="Members paid a salary"
       columns={MEMBER_COLUMNS}
-      rows={query.data?.data}
       rowKey={(u) => u.user_id}
-      status={query}
       empty="No member has been paid a salary yet."
       noun={['member', 'members']}
       testId="salary-members"
       searchLabel="Search member"
+    />
+  );
+}
+
+/** One of the paged lists: a page at a time from the server, under the month and the list's own search. */
+function PagedSalaryList<Row extends object>({
+  month,
+  load,
+  caption,
+  columns,
+  rowKey,
+  empty,
+  noun,
+  testId,
+  searchLabel,
+}: {
+  month: string;
+  load: (
+    filter: SalaryListFilter,
+  ) => UseQueryOptions<SalaryPage<Row>, Error, SalaryPage<Row>, (string | SalaryListFilter)[]>;
+  caption: string;
+  columns: DataColumn<Row>[];
+  rowKey: (row: Row) => string;
+  empty: string;
+  noun: readonly [string, string];
+  testId: string;
+  searchLabel: string;
+}) {
+  const { filter, setPage, search, setSearch } = useFilter(month);
+  const query = useQuery({ ...load(filter), placeholderData: keepPreviousData });
+  return (
+    <DataTable
+      caption={caption}
+      columns={columns}
+      rows={query.data?.data}
+      rowKey={rowKey}
+      status={query}
+      empty={empty}
+      noun={noun}
+      testId={testId}
+      searchLabel={searchLabel}
       pageSize={PAGE_SIZE}
       server={{
         page: filter.page,
