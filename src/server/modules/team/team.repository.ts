@@ -59,7 +59,9 @@ export async function membersWithBusiness(db: Db, minCents: number) {
     .selectFrom('team_totals as t')
     .innerJoin('users as u', 'u.id', 't.user_id')
     .select(['u.id', 'u.username', 'u.fullname', 't.team_business_cents as business'])
-    .where('u.role', '=', 'user')
+    // role || '': SQLite (no ANALYZE) would otherwise walk every member by the role index and look
+    // up each one's totals; this way it reads only the totals' business index from minCents up.
+    .where(sql<string>`u.role || ''`, '=', 'user')
     .where('t.team_business_cents', '>=', minCents)
     .where('t.team_business_cents', '>', 0)
     .orderBy('t.team_business_cents', 'desc')
