@@ -144,6 +144,8 @@ describe('GET /users/list', () => {
     const underscore = await list(`search=${encodeURIComponent('Person_0')}`);
     expect(underscore.total).toBe(0);
     await server.db.deleteFrom('ledger_accounts').where('user_id', '=', percent.id).execute();
+    // No sponsor, so no team above them counted them: only their own team totals row goes with them.
+    await server.db.deleteFrom('team_totals').where('user_id', '=', percent.id).execute();
     await server.db.deleteFrom('users').where('id', '=', percent.id).execute();
   });
 

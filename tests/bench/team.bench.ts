@@ -6,10 +6,12 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { createDatabase, type Db, isPostgres } from '../../src/server/db/database.ts';
 import { migrateToLatest } from '../../src/server/db/migrate.ts';
+import { backfillTeamTotals } from '../../src/server/db/migrations/0024-team-totals.ts';
 import type { UserTable } from '../../src/server/db/schema.ts';
 import type { SessionUser } from '../../src/server/http/session.ts';
 import { membersWithBusiness, searchTeam, teamStats } from '../../src/server/modules/team/team.repository.ts';
 import { teamTree } from '../../src/server/modules/team/team.service.ts';
+import { createUser } from '../../src/server/modules/users/users.service.ts';
 import { formatCents } from '../../src/shared/money.ts';
 
 // npm run bench:team: the team's figures at scale (team issue). Builds 100,000 members in one sponsor
@@ -19,9 +21,14 @@ import { formatCents } from '../../src/shared/money.ts';
 //     each direct member with team size and team business), asked by the member themselves;
 //   - a member's team business (teamStats for one id).
 // Each for 1,000 members drawn uniformly from the tree (the members' p99), for 10 members drawn from
-// each level (how the time grows with the team), and for the root, whose team is the whole tree, 20
-// times. p50, p99 and max per database; numbers, not pass/fail. On SQLite and on
+// each level (how the time grows with the team), for the root, whose team is the whole tree, and for
+// the 10 members with the largest teams, 20 times each; and the rank holders' query (membersWithBusiness)
+// 20 times. p50, p99 and max per database; numbers, not pass/fail. On SQLite and on
 // PostgreSQL (BENCH_DIALECTS, default both; BENCH_DATABASE_URL, default the local test database).
+// The figures are the stored totals (team_totals): the bulk load fills them with the migration's
+// backfill (the recursive query), and the bench checks the root's and the largest teams' figures
+// against the recursive query. Last, the cost on the write side: sign-ups through createUser (the
+// sign-up's code path, totals included) under members of the deepest level.
 //
 // The shape: the root, then levels 1 to 20 growing by the same factor (about 1.73) so that they hold
 // 99,999 members in all (2 on level 1, 3 on level 2, 5, 8, 14, ... 41,218 on level 20). Each member's sponsor is
@@ -36,7 +43,22 @@ const PER_LEVEL = Number(process.env.BENCH_PER_LEVEL ?? 10);
 const ROOT_REPEATS = Number(process.env.BENCH_ROOT_REPEATS ?? 20);
 const POSTGRES_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const DIALECTS = (process.env.BENCH_DIALECTS ?? 'sqlite,postgres').split(',').map((d) => d.trim());
+const SIGNUPS = Number(process.env.BENCH_SIGNUPS ?? 200);
 const BATCH = 500;
+
+/** The team's figures by the recursive query the team read before the stored totals: the check. */
+async function recursiveStats(db: Db, id: string) {
+  const { rows } = await sql<{ team_size: string | number; business: string | number | null }>`
+    with recursive closure(id, dist) as (
+      select id, 0 from users where id = ${id}
+      union all
+      select u.id, c.dist + 1 from users u join closure c on u.sponsor_id = c.id where u.role || '' = 'user'
+    )
+    select count(*) - 1 as team_size,
+      sum((select sum(t.amount_cents) from topups t where t.user_id = c.id and c.dist > 0)) as business
+    from closure c`.execute(db);
+  return { team_size: Number(rows[0]?.team_size), team_business_cents: Number(rows[0]?.business ?? 0) };
+}
 
 /** A small seeded generator (mulberry32), so every run builds the same tree. */
 function random(seed: number): () => number {
@@ -204,6 +226,8 @@ async function build(db: Db, tree: Tree): Promise<number> {
   });
   // PostgreSQL's autovacuum keeps statistics and the visibility map (index-only scans) of tables this
   // size; right after a bulk load it may not have run yet. SQLite gets no ANALYZE: the server never runs one.
+  const [backfillMs] = await timed(() => backfillTeamTotals(db as never));
+  console.log(`team totals backfilled in ${(backfillMs / 1000).toFixed(1)} s`);
   if (isPostgres(db)) await sql`vacuum analyze`.execute(db);
   return investments;
 }
@@ -289,10 +313,32 @@ async function bench(label: string, db: Db, schema: string | undefined, tree: Tr
     }
   }
 
+  // The ten largest teams below the root, and a check that the stored figures of the root and of
+  // each of them are the recursive query's.
+  const largest = (
+    await db
+      .selectFrom('team_totals')
+      .select('user_id')
+      .where('user_id', '<>', memberId(0))
+      .orderBy('team_size', 'desc')
+      .orderBy('user_id')
+      .limit(10)
+      .execute()
+  ).map((r) => Number(r.user_id.slice('bench-team-'.length)));
+  for (const i of [0, ...largest]) {
+    const fresh = await recursiveStats(db, memberId(i));
+    const kept = (await teamStats(db, [memberId(i)])).get(memberId(i));
+    if (kept?.team_size !== fresh.team_size || kept.team_business_cents !== fresh.team_business_cents)
+      throw new Error(`the stored totals of ${memberId(i)} are not the recursive query's`);
+  }
+  for (const i of largest) if (!askers.has(i)) askers.set(i, await askerFor(db, memberId(i)));
+
   const members = await measure(sample);
   const root = await measure(Array.from({ length: ROOT_REPEATS }, () => 0));
   if (root.teamSizes[0] !== MEMBERS - 1)
     throw new Error(`the root's team has ${root.teamSizes[0]} members, not ${MEMBERS - 1}`);
+  const top = await measure(largest.flatMap((i) => Array.from({ length: ROOT_REPEATS }, () => i)));
+  const topSizes = [...new Set(top.teamSizes)].sort((a, b) => b - a);
   const levels: Row[] = [];
   for (const [k, drawn] of byLevel.entries()) {
     const m = await measure(drawn);
@@ -321,12 +367,41 @@ async function bench(label: string, db: Db, schema: string | undefined, tree: Tr
   console.log(`${label}, ${PER_LEVEL} members drawn from each level:`);
   console.table(levels);
 
-  // Once each, for the record: the search over the root's whole team and the rank holders' query.
+  // Once, for the record: the search over the root's whole team. The rank holders' query, 20 times.
   const [searchMs] = await timed(() => searchTeam(db, memberId(0), 'team_9999', 20));
-  const [holdersMs, holders] = await timed(() => membersWithBusiness(db, 100_000_00));
+  const holdersTimes: number[] = [];
+  let holders = 0;
+  for (let k = 0; k < ROOT_REPEATS; k += 1) {
+    const [took, rows] = await timed(() => membersWithBusiness(db, 100_000_00));
+    holdersTimes.push(took);
+    holders = rows.length;
+  }
   console.log(
-    `${label}: search over the root's team ${ms(searchMs)} ms; members with team business of 100,000 or more (${holders.length}) ${ms(holdersMs)} ms`,
+    `${label}: the ten largest teams below the root: ${topSizes.join(', ')} members; search over the root's team ${ms(searchMs)} ms; members with team business of 100,000 or more: ${holders}`,
   );
+
+  // The write side: sign-ups through the sign-up's code path (users row and team totals, one
+  // transaction) under members of the deepest level, 20 sponsors up to the root.
+  const deepest = tree.sizes.length - 1;
+  const signUps: number[] = [];
+  for (let k = 0; k < SIGNUPS; k += 1) {
+    const sponsor = draw(tree.firstOfLevel[deepest] as number, tree.sizes[deepest] as number);
+    const [took] = await timed(() =>
+      createUser(db, {
+        username: `late_${k}`,
+        email: `late_${k}@example.com`,
+        password_hash: 'not-a-password',
+        role: 'user',
+        fullname: `Late Member ${k}`,
+        phone: '+15550100200',
+        sponsor_id: memberId(sponsor),
+      }),
+    );
+    signUps.push(took);
+  }
+  const rootAfter = (await teamStats(db, [memberId(0)])).get(memberId(0));
+  if (rootAfter?.team_size !== MEMBERS - 1 + SIGNUPS)
+    throw new Error(`after ${SIGNUPS} sign-ups the root's team has ${rootAfter?.team_size} members`);
 
   const sampleLabel = `${SAMPLES} drawn uniformly`;
   return [
@@ -334,6 +409,10 @@ async function bench(label: string, db: Db, schema: string | undefined, tree: Tr
     { database: label, call: 'team business', members: sampleLabel, ...summary(members.businesses) },
     { database: label, call: 'tree, first level', members: 'root (whole tree)', ...summary(root.trees) },
     { database: label, call: 'team business', members: 'root (whole tree)', ...summary(root.businesses) },
+    { database: label, call: 'tree, first level', members: '10 largest teams', ...summary(top.trees) },
+    { database: label, call: 'team business', members: '10 largest teams', ...summary(top.businesses) },
+    { database: label, call: 'rank holders', members: 'all (membersWithBusiness)', ...summary(holdersTimes) },
+    { database: label, call: 'sign-up (createUser)', members: `under level ${deepest}`, ...summary(signUps) },
   ];
 }
 

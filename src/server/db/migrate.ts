@@ -23,6 +23,7 @@ import * as achievers from './migrations/0020-achievers.ts';
 import * as salary from './migrations/0021-salary.ts';
 import * as teamIndex from './migrations/0022-team-index.ts';
 import * as selfTrade from './migrations/0023-self-trade.ts';
+import * as teamTotals from './migrations/0024-team-totals.ts';
 import * as rankExclusions from './migrations/0026-rank-exclusions.ts';
 
 // Migrations are listed here, in order, rather than read from disk, so they run the same from any working directory.
@@ -50,6 +51,7 @@ const migrations: Record<string, Migration> = {
   '0021-salary': salary,
   '0022-team-index': teamIndex,
   '0023-self-trade': selfTrade,
+  '0024-team-totals': teamTotals,
   '0026-rank-exclusions': rankExclusions,
 };
 

@@ -407,6 +407,15 @@ export type SalaryTierTable = {
 };
 
 /** One member's salary of one month, once (unique per member and month); its id is the ledger transfer's. */
+/** One row per user: their own investments and their team's figures, kept with every sign-up and investment (0024). */
+export type TeamTotalsTable = {
+  user_id: string;
+  invested_cents: number;
+  team_size: number;
+  team_business_cents: number;
+  direct_count: number;
+};
+
 export type SalaryPaymentTable = {
   id: string;
   user_id: string;
@@ -616,4 +625,5 @@ export type Database = {
   salary_tiers: SalaryTierTable;
   salary_payments: SalaryPaymentTable;
   salary_runs: SalaryRunTable;
+  team_totals: TeamTotalsTable;
 };

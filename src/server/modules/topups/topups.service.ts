@@ -16,6 +16,7 @@ import {
   resetLevelWork,
 } from '../income/level-earners.repository.ts';
 import { findPlan } from '../plans/plans.repository.ts';
+import { teamTotalsOnInvestment } from '../team/team-totals.repository.ts';
 import {
   ensureInvestedAccount,
   ensureWallets,
@@ -178,6 +179,9 @@ export async function invest(trx: Db, order: Investment): Promise<Topup> {
       created_at: income.created_at,
     });
   }
+
+  // Last, so the upline's totals rows (the root's: every investment's) are held only until the commit.
+  await teamTotalsOnInvestment(trx, beneficiary.id, order.amountCents);
 
   const topup = toTopup({
     ...row,

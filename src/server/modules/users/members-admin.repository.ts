@@ -1,6 +1,7 @@
 import { type SqlBool, sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { UserTable } from '../../db/schema.ts';
+import { teamTotalsOnErase } from '../team/team-totals.repository.ts';
 
 // The SQL of the admin's member screens (issue 8): the list and its export, the edit, the detail's
 // reads, the history that decides between erasing and deactivating, and the erase itself.
@@ -229,6 +230,7 @@ export async function eraseMember(trx: Db, userId: string): Promise<void> {
     .where('balance_cents', '=', 0)
     .where('held_cents', '=', 0)
     .execute();
+  await teamTotalsOnErase(trx, userId);
   await trx.deleteFrom('users').where('id', '=', userId).where('role', '=', 'user').execute();
 }
 

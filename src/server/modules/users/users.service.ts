@@ -13,6 +13,7 @@ import type { SessionUser } from '../../http/session.ts';
 import { insertAudit } from '../audit/audit.repository.ts';
 import { deleteSessionsOfUser } from '../auth/sessions.repository.ts';
 import { recordPayoutAddressChange } from '../profile/payout-addresses.service.ts';
+import { teamTotalsOnJoin } from '../team/team-totals.repository.ts';
 import { walletBalance } from '../wallets/wallets.service.ts';
 import {
   type EditableColumns,
@@ -63,7 +64,10 @@ export const newReferralCode = () =>
 type NewUser = Pick<UserTable, 'username' | 'email' | 'password_hash' | 'role' | 'fullname' | 'phone'> &
   Partial<Pick<UserTable, 'reffer_by' | 'sponsor_id'>>;
 
-/** Inserts a user with a fresh id and referral code, retrying on the (rare) code collision. */
+/**
+ * Inserts a user with a fresh id and referral code, retrying on the (rare) code collision, in a
+ * transaction of its own with the teams above them (team-totals.repository.ts).
+ */
 export async function createUser(db: Db, input: NewUser): Promise<UserTable> {
   const now = new Date().toISOString();
   for (let attempt = 0; ; attempt++) {
@@ -100,7 +104,11 @@ export async function createUser(db: Db, input: NewUser): Promise<UserTable> {
       self_trade_updated_at: null,
     };
     try {
-      await insertUser(db, row);
+      // The team totals move with the sign-up, in its transaction: a user exists only with them counted.
+      await db.transaction().execute(async (trx) => {
+        await insertUser(trx, row);
+        await teamTotalsOnJoin(trx, row.id);
+      });
       return row;
     } catch (error) {
       // A username or e-mail clash is the caller's to report; only a code clash is retried.
