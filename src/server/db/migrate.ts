@@ -22,6 +22,7 @@ import * as cto from './migrations/0019-cto.ts';
 import * as achievers from './migrations/0020-achievers.ts';
 import * as salary from './migrations/0021-salary.ts';
 import * as teamIndex from './migrations/0022-team-index.ts';
+import * as web3Deposits from './migrations/0025-web3-deposits.ts';
 
 // Migrations are listed here, in order, rather than read from disk, so they run the same from any working directory.
 const migrations: Record<string, Migration> = {
@@ -47,6 +48,7 @@ const migrations: Record<string, Migration> = {
   '0020-achievers': achievers,
   '0021-salary': salary,
   '0022-team-index': teamIndex,
+  '0025-web3-deposits': web3Deposits,
 };
 
 /**
