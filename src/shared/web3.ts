@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { WEB3_DEPOSIT_STATUSES } from './enums.ts';
 import { txHashSchema } from './tx-hash.ts';
 import { amountSchema } from './wallets.ts';
 
@@ -15,13 +16,7 @@ export const WEB3_TOKEN_SYMBOL = 'USDT';
 export const WEB3_REQUIRED_CONFIRMATIONS = 12;
 export const WEB3_EXPLORER_TX_URL = 'https://bscscan.com/tx/';
 
-export const WEB3_DEPOSIT_STATUSES = [
-  'pending',
-  'confirming',
-  'credited',
-  'rejected',
-  'awaiting_admin',
-] as const;
+export { WEB3_DEPOSIT_STATUSES };
 export type Web3DepositStatus = (typeof WEB3_DEPOSIT_STATUSES)[number];
 
 export const WEB3_MESSAGES = {
