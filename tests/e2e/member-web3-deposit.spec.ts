@@ -67,7 +67,7 @@ test('a member pastes a transaction hash; with no chain check support approves i
     await expect(admin).toHaveURL(/\/admin\/dashboard$/);
     await admin
       .getByRole('navigation', { name: 'Admin' })
-      .getByRole('link', { name: 'On-chain deposits' })
+      .getByRole('link', { name: 'On-chain USDT' })
       .click();
     await expect(admin).toHaveURL(/\/admin\/web3/);
     const settings = admin.getByTestId('web3-settings');
