@@ -88,6 +88,9 @@ export async function startEvmChain() {
     ],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
+  // A test process that ends without stop() (a crash, a failed setup) takes its chain with it.
+  const killChain = () => child.kill('SIGKILL');
+  process.once('exit', killChain);
   let stderr = '';
   child.stderr?.on('data', (chunk) => {
     stderr += String(chunk);
@@ -159,6 +162,7 @@ export async function startEvmChain() {
       await publicClient.request({ method: 'evm_revert', params: [id] } as never);
     },
     async stop(): Promise<void> {
+      process.off('exit', killChain);
       if (child.exitCode !== null) return;
       await new Promise<void>((resolve) => {
         child.once('exit', () => resolve());
