@@ -86,6 +86,8 @@ export default defineConfig({
         INCOME_RETRY_MS: '0',
         SALARY_SCHEDULE: 'off',
         SALARY_RETRY_MS: '0',
+        // On-chain deposits with no RPC: every deposit waits for an admin (member-web3-deposit.spec.ts).
+        DEPOSIT_ADDRESS: '0x7e57000000000000000000000000000000000d0d',
       },
     },
   ],

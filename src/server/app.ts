@@ -14,6 +14,7 @@ import { registerSessionLoader } from './http/session.ts';
 import { registerClient } from './http/static-files.ts';
 import { startIncomeJob } from './jobs/income.job.ts';
 import { startSalaryJob } from './jobs/salary.job.ts';
+import { startWeb3Job } from './jobs/web3.job.ts';
 import { registerAccountRoutes } from './modules/account/account.routes.ts';
 import { registerAchieversRoutes } from './modules/achievers/achievers.routes.ts';
 import { registerAuditRoutes } from './modules/audit/audit.routes.ts';
@@ -53,6 +54,8 @@ import { registerUploadsRoutes } from './modules/uploads/uploads.routes.ts';
 import { MAX_UPLOAD_BYTES } from './modules/uploads/uploads.service.ts';
 import { registerUsersRoutes } from './modules/users/users.routes.ts';
 import { registerWalletsRoutes } from './modules/wallets/wallets.routes.ts';
+import { registerWeb3Routes } from './modules/web3/web3.routes.ts';
+import { createWeb3Context } from './modules/web3/web3.service.ts';
 import { registerWithdrawalsRoutes } from './modules/withdrawals/withdrawals.routes.ts';
 
 export type App = { app: FastifyInstance; db: Db; dialect: Dialect };
@@ -90,6 +93,9 @@ export async function buildApp(config: Config): Promise<App> {
   app.addHook('onClose', async () => incomeJob.stop());
   const salaryJob = startSalaryJob(db, config.salary, app.log);
   app.addHook('onClose', async () => salaryJob.stop());
+  const web3 = createWeb3Context(config.web3, app.log);
+  const web3Job = startWeb3Job(db, web3, app.log);
+  app.addHook('onClose', async () => web3Job.stop());
 
   await app.register(fastifyCookie);
   // Image uploads (banner, ticket images): one file per request, read by readImageField.
@@ -189,6 +195,7 @@ export async function buildApp(config: Config): Promise<App> {
       registerLeadershipRoutes(api, { db });
       registerAchieversRoutes(api, { db, dataDir: config.dataDir });
       registerSalaryRoutes(api, { db, salary: config.salary, nextRun: salaryJob.nextRun });
+      registerWeb3Routes(api, { db, web3 });
     },
     { prefix: '/api/v1' },
   );

@@ -60,3 +60,40 @@ describe('PAYMENT_PROVIDER in production', () => {
     expect(loadConfig({ NODE_ENV: 'development' }).paymentProvider).toBe('sandbox');
   });
 });
+
+describe('on-chain deposits (BSC_RPC_URL, USDT_CONTRACT, DEPOSIT_ADDRESS, WALLETCONNECT_PROJECT_ID)', () => {
+  const token = '0x55d398326f99059fF775485246999027B3197955';
+  const address = '0x1111111111111111111111111111111111111111';
+
+  it('is off (every deposit waits for an admin) when nothing is set', () => {
+    expect(loadConfig({}).web3).toEqual({
+      rpcUrl: undefined,
+      tokenContract: undefined,
+      depositAddress: undefined,
+      walletConnectProjectId: undefined,
+      pollMs: 30_000,
+    });
+  });
+
+  it('keeps addresses in lower case', () => {
+    const web3 = loadConfig({
+      BSC_RPC_URL: 'https://rpc.example',
+      USDT_CONTRACT: token,
+      DEPOSIT_ADDRESS: address,
+    }).web3;
+    expect(web3).toMatchObject({ rpcUrl: 'https://rpc.example', tokenContract: token.toLowerCase() });
+  });
+
+  it('refuses an RPC without the token and address to look for, a malformed address or URL', () => {
+    expect(() => loadConfig({ BSC_RPC_URL: 'https://rpc.example' })).toThrow(
+      /needs USDT_CONTRACT and DEPOSIT_ADDRESS/,
+    );
+    expect(() => loadConfig({ DEPOSIT_ADDRESS: '0x1234' })).toThrow(/DEPOSIT_ADDRESS must be an address/);
+    expect(() =>
+      loadConfig({ BSC_RPC_URL: 'ftp://rpc.example', USDT_CONTRACT: token, DEPOSIT_ADDRESS: address }),
+    ).toThrow(/BSC_RPC_URL must be an http\(s\) URL/);
+    expect(() => loadConfig({ WALLETCONNECT_PROJECT_ID: 'has spaces in it' })).toThrow(
+      /WALLETCONNECT_PROJECT_ID/,
+    );
+  });
+});

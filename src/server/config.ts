@@ -42,6 +42,21 @@ export type Config = {
   income: IncomeConfig;
   /** The monthly salary run (RULES.md "Rewards, salary, CTO, leadership"). */
   salary: SalaryConfig;
+  /** On-chain deposits (issue 18, API.md "Running the server"). */
+  web3: Web3Config;
+};
+
+export type Web3Config = {
+  /** BSC_RPC_URL: the JSON-RPC the server reads receipts from; without it every deposit waits for an admin. */
+  rpcUrl: string | undefined;
+  /** USDT_CONTRACT: the token accepted (lower case). */
+  tokenContract: string | undefined;
+  /** DEPOSIT_ADDRESS: where members send it (lower case). */
+  depositAddress: string | undefined;
+  /** WALLETCONNECT_PROJECT_ID: public by nature (it ships in the client); empty: no wallet button. */
+  walletConnectProjectId: string | undefined;
+  /** How often confirming deposits are re-read from the chain in the background (0: never). */
+  pollMs: number;
 };
 
 export type SalaryConfig = {
@@ -133,6 +148,48 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       leaseMs: Math.max(500, wholeNumber('SALARY_LEASE_MS', env.SALARY_LEASE_MS, 60_000)),
       payPauseMs: wholeNumber('SALARY_PAY_PAUSE_MS', env.SALARY_PAY_PAUSE_MS, 0),
     },
+    web3: web3ConfigOf(env),
+  };
+}
+
+const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+
+/**
+ * BSC_RPC_URL needs USDT_CONTRACT and DEPOSIT_ADDRESS (a chain check with no token or address to look
+ * for would credit nothing, or anything); each is refused at start when malformed rather than at the
+ * first deposit.
+ */
+export function web3ConfigOf(env: NodeJS.ProcessEnv): Web3Config {
+  const rpcUrl = env.BSC_RPC_URL?.trim() || undefined;
+  const address = (name: string, value: string | undefined) => {
+    const text = value?.trim() || undefined;
+    if (text !== undefined && !EVM_ADDRESS.test(text))
+      throw new Error(`${name} must be an address: 0x followed by 40 hexadecimal characters, got ${text}`);
+    return text?.toLowerCase();
+  };
+  const tokenContract = address('USDT_CONTRACT', env.USDT_CONTRACT);
+  const depositAddress = address('DEPOSIT_ADDRESS', env.DEPOSIT_ADDRESS);
+  if (rpcUrl !== undefined) {
+    let url: URL | undefined;
+    try {
+      url = new URL(rpcUrl);
+    } catch {}
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+      throw new Error('BSC_RPC_URL must be an http(s) URL of a BNB Smart Chain JSON-RPC endpoint');
+    if (!tokenContract || !depositAddress)
+      throw new Error(
+        'BSC_RPC_URL needs USDT_CONTRACT and DEPOSIT_ADDRESS: the token and the address to look for',
+      );
+  }
+  const projectId = env.WALLETCONNECT_PROJECT_ID?.trim() || undefined;
+  if (projectId !== undefined && !/^[0-9a-zA-Z_-]{8,64}$/.test(projectId))
+    throw new Error('WALLETCONNECT_PROJECT_ID must be the project id from the WalletConnect dashboard');
+  return {
+    rpcUrl,
+    tokenContract,
+    depositAddress,
+    walletConnectProjectId: projectId,
+    pollMs: wholeNumber('WEB3_POLL_MS', env.WEB3_POLL_MS, 30_000),
   };
 }
 

@@ -20,6 +20,14 @@ export const PAYMENT_STATUSES = [
 
 // deposits
 export const DEPOSIT_STATUSES = ['pending', 'approved', 'rejected', 'cancelled'] as const;
+/** On-chain deposits (issue 18); here so a route's filter needs no more than this list. */
+export const WEB3_DEPOSIT_STATUSES = [
+  'pending',
+  'confirming',
+  'credited',
+  'rejected',
+  'awaiting_admin',
+] as const;
 
 // tickets
 /** RULES.md: the ticket statuses. */

@@ -176,6 +176,7 @@ const screens = () => [
   { path: '/user/transfer-history', ready: 'heading', name: 'Transfer history' },
   { path: '/user/scanner', ready: 'heading', name: 'Crypto Payment Gateway' },
   { path: '/user/deposit-history', ready: 'text', name: '49.99' },
+  { path: '/user/web3-deposit', ready: 'heading', name: 'Where to send' },
   { path: '/user/notifications', ready: 'heading', name: 'Notifications' },
   { path: '/user/queries', ready: 'text', name: 'A subject long enough' },
   { path: '/user/query/create', ready: 'label', name: 'Subject' },

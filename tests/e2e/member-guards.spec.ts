@@ -110,7 +110,7 @@ test('the More sheet fits a 360 px phone and opens the screens the navigation le
     more.getByRole('button', { name: 'Sign out' }),
     more.getByRole('button', { name: 'Close dialog' }),
   ];
-  expect(items).toHaveLength(11);
+  expect(items).toHaveLength(12);
   for (const item of items) {
     const box = await item.boundingBox();
     expect(box).not.toBeNull();
@@ -133,6 +133,7 @@ test('the More sheet fits a 360 px phone and opens the screens the navigation le
     ['Income', 'Income', /\/user\/income$/],
     ['Withdrawal', 'Withdrawal', /\/user\/withdrawal$/],
     ['Notifications', 'Notifications', /\/user\/notifications$/],
+    ['Deposit USDT (BSC)', 'Deposit USDT on BNB Smart Chain', /\/user\/web3-deposit$/],
     ['Deposit history', 'Deposit history', /\/user\/deposit-history$/],
     ['Transactions', 'All transactions', /\/user\/transaction\/all_transaction$/],
     ['Transfer history', 'Transfer history', /\/user\/transfer-history(\?|$)/],

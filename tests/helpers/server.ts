@@ -37,6 +37,7 @@ export async function startServer(
     INCOME_RETRY_MS: '0',
     SALARY_SCHEDULE: 'off',
     SALARY_RETRY_MS: '0',
+    WEB3_POLL_MS: '0',
     ...(dialect === 'postgres' ? { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema } : {}),
     ...env,
   });

@@ -32,6 +32,7 @@ import { Route as AdminSettingsRouteImport } from './../routes/admin/settings'
 import { Route as AdminTicketsRouteImport } from './../routes/admin/tickets'
 import { Route as AdminTopupRouteImport } from './../routes/admin/topup'
 import { Route as AdminUsersRouteImport } from './../routes/admin/users'
+import { Route as AdminWeb3RouteImport } from './../routes/admin/web3'
 import { Route as AdminWithdrawalsRouteImport } from './../routes/admin/withdrawals'
 import { Route as TransactionsSourceRouteImport } from './../routes/transactions/$source'
 import { Route as UserDashboardRouteImport } from './../routes/user/dashboard'
@@ -47,6 +48,7 @@ import { Route as UserTopupRouteImport } from './../routes/user/topup'
 import { Route as UserTransferRouteImport } from './../routes/user/transfer'
 import { Route as UserTransferFormRouteImport } from './../routes/user/transfer-form'
 import { Route as UserTransferHistoryRouteImport } from './../routes/user/transfer-history'
+import { Route as UserWeb3DepositRouteImport } from './../routes/user/web3-deposit'
 import { Route as UserWithdrawalRouteImport } from './../routes/user/withdrawal'
 import { Route as AdminNotificationListRouteImport } from './../routes/admin/notification/list'
 import { Route as AdminTicketTicketIdRouteImport } from './../routes/admin/ticket/$ticketId'
@@ -174,6 +176,11 @@ const AdminUsersRoute = AdminUsersRouteImport.update({
   path: '/users',
   getParentRoute: () => AdminRoute,
 } as any)
+const AdminWeb3Route = AdminWeb3RouteImport.update({
+  id: '/web3',
+  path: '/web3',
+  getParentRoute: () => AdminRoute,
+} as any)
 const AdminWithdrawalsRoute = AdminWithdrawalsRouteImport.update({
   id: '/withdrawals',
   path: '/withdrawals',
@@ -247,6 +254,11 @@ const UserTransferFormRoute = UserTransferFormRouteImport.update({
 const UserTransferHistoryRoute = UserTransferHistoryRouteImport.update({
   id: '/transfer-history',
   path: '/transfer-history',
+  getParentRoute: () => UserRoute,
+} as any)
+const UserWeb3DepositRoute = UserWeb3DepositRouteImport.update({
+  id: '/web3-deposit',
+  path: '/web3-deposit',
   getParentRoute: () => UserRoute,
 } as any)
 const UserWithdrawalRoute = UserWithdrawalRouteImport.update({
@@ -332,6 +344,7 @@ export interface FileRoutesByFullPath {
   '/admin/tickets': typeof AdminTicketsRoute
   '/admin/topup': typeof AdminTopupRoute
   '/admin/users': typeof AdminUsersRoute
+  '/admin/web3': typeof AdminWeb3Route
   '/admin/withdrawals': typeof AdminWithdrawalsRoute
   '/transactions/$source': typeof TransactionsSourceRoute
   '/user/dashboard': typeof UserDashboardRoute
@@ -347,6 +360,7 @@ export interface FileRoutesByFullPath {
   '/user/transfer': typeof UserTransferRoute
   '/user/transfer-form': typeof UserTransferFormRoute
   '/user/transfer-history': typeof UserTransferHistoryRoute
+  '/user/web3-deposit': typeof UserWeb3DepositRoute
   '/user/withdrawal': typeof UserWithdrawalRoute
   '/admin/notification/list': typeof AdminNotificationListRoute
   '/admin/ticket/$ticketId': typeof AdminTicketTicketIdRoute
@@ -383,6 +397,7 @@ export interface FileRoutesByTo {
   '/admin/tickets': typeof AdminTicketsRoute
   '/admin/topup': typeof AdminTopupRoute
   '/admin/users': typeof AdminUsersRoute
+  '/admin/web3': typeof AdminWeb3Route
   '/admin/withdrawals': typeof AdminWithdrawalsRoute
   '/transactions/$source': typeof TransactionsSourceRoute
   '/user/dashboard': typeof UserDashboardRoute
@@ -398,6 +413,7 @@ export interface FileRoutesByTo {
   '/user/transfer': typeof UserTransferRoute
   '/user/transfer-form': typeof UserTransferFormRoute
   '/user/transfer-history': typeof UserTransferHistoryRoute
+  '/user/web3-deposit': typeof UserWeb3DepositRoute
   '/user/withdrawal': typeof UserWithdrawalRoute
   '/admin/notification/list': typeof AdminNotificationListRoute
   '/admin/ticket/$ticketId': typeof AdminTicketTicketIdRoute
@@ -435,6 +451,7 @@ export interface FileRoutesById {
   '/admin/tickets': typeof AdminTicketsRoute
   '/admin/topup': typeof AdminTopupRoute
   '/admin/users': typeof AdminUsersRoute
+  '/admin/web3': typeof AdminWeb3Route
   '/admin/withdrawals': typeof AdminWithdrawalsRoute
   '/transactions/$source': typeof TransactionsSourceRoute
   '/user/dashboard': typeof UserDashboardRoute
@@ -450,6 +467,7 @@ export interface FileRoutesById {
   '/user/transfer': typeof UserTransferRoute
   '/user/transfer-form': typeof UserTransferFormRoute
   '/user/transfer-history': typeof UserTransferHistoryRoute
+  '/user/web3-deposit': typeof UserWeb3DepositRoute
   '/user/withdrawal': typeof UserWithdrawalRoute
   '/admin/notification/list': typeof AdminNotificationListRoute
   '/admin/ticket/$ticketId': typeof AdminTicketTicketIdRoute
@@ -488,6 +506,7 @@ export interface FileRouteTypes {
     | '/admin/tickets'
     | '/admin/topup'
     | '/admin/users'
+    | '/admin/web3'
     | '/admin/withdrawals'
     | '/transactions/$source'
     | '/user/dashboard'
@@ -503,6 +522,7 @@ export interface FileRouteTypes {
     | '/user/transfer'
     | '/user/transfer-form'
     | '/user/transfer-history'
+    | '/user/web3-deposit'
     | '/user/withdrawal'
     | '/admin/notification/list'
     | '/admin/ticket/$ticketId'
@@ -539,6 +559,7 @@ export interface FileRouteTypes {
     | '/admin/tickets'
     | '/admin/topup'
     | '/admin/users'
+    | '/admin/web3'
     | '/admin/withdrawals'
     | '/transactions/$source'
     | '/user/dashboard'
@@ -554,6 +575,7 @@ export interface FileRouteTypes {
     | '/user/transfer'
     | '/user/transfer-form'
     | '/user/transfer-history'
+    | '/user/web3-deposit'
     | '/user/withdrawal'
     | '/admin/notification/list'
     | '/admin/ticket/$ticketId'
@@ -590,6 +612,7 @@ export interface FileRouteTypes {
     | '/admin/tickets'
     | '/admin/topup'
     | '/admin/users'
+    | '/admin/web3'
     | '/admin/withdrawals'
     | '/transactions/$source'
     | '/user/dashboard'
@@ -605,6 +628,7 @@ export interface FileRouteTypes {
     | '/user/transfer'
     | '/user/transfer-form'
     | '/user/transfer-history'
+    | '/user/web3-deposit'
     | '/user/withdrawal'
     | '/admin/notification/list'
     | '/admin/ticket/$ticketId'
@@ -795,6 +819,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AdminUsersRouteImport
       parentRoute: typeof AdminRoute
     }
+    '/admin/web3': {
+      id: '/admin/web3'
+      path: '/web3'
+      fullPath: '/admin/web3'
+      preLoaderRoute: typeof AdminWeb3RouteImport
+      parentRoute: typeof AdminRoute
+    }
     '/admin/withdrawals': {
       id: '/admin/withdrawals'
       path: '/withdrawals'
@@ -900,6 +931,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof UserTransferHistoryRouteImport
       parentRoute: typeof UserRoute
     }
+    '/user/web3-deposit': {
+      id: '/user/web3-deposit'
+      path: '/web3-deposit'
+      fullPath: '/user/web3-deposit'
+      preLoaderRoute: typeof UserWeb3DepositRouteImport
+      parentRoute: typeof UserRoute
+    }
     '/user/withdrawal': {
       id: '/user/withdrawal'
       path: '/withdrawal'
@@ -994,6 +1032,7 @@ interface AdminRouteChildren {
   AdminTicketsRoute: typeof AdminTicketsRoute
   AdminTopupRoute: typeof AdminTopupRoute
   AdminUsersRoute: typeof AdminUsersRoute
+  AdminWeb3Route: typeof AdminWeb3Route
   AdminWithdrawalsRoute: typeof AdminWithdrawalsRoute
   AdminNotificationListRoute: typeof AdminNotificationListRoute
   AdminTicketTicketIdRoute: typeof AdminTicketTicketIdRoute
@@ -1014,6 +1053,7 @@ const AdminRouteChildren: AdminRouteChildren = {
   AdminTicketsRoute: AdminTicketsRoute,
   AdminTopupRoute: AdminTopupRoute,
   AdminUsersRoute: AdminUsersRoute,
+  AdminWeb3Route: AdminWeb3Route,
   AdminWithdrawalsRoute: AdminWithdrawalsRoute,
   AdminNotificationListRoute: AdminNotificationListRoute,
   AdminTicketTicketIdRoute: AdminTicketTicketIdRoute,
@@ -1036,6 +1076,7 @@ interface UserRouteChildren {
   UserTransferRoute: typeof UserTransferRoute
   UserTransferFormRoute: typeof UserTransferFormRoute
   UserTransferHistoryRoute: typeof UserTransferHistoryRoute
+  UserWeb3DepositRoute: typeof UserWeb3DepositRoute
   UserWithdrawalRoute: typeof UserWithdrawalRoute
   UserProfileIdRoute: typeof UserProfileIdRoute
   UserQueriesTicketIdRoute: typeof UserQueriesTicketIdRoute
@@ -1060,6 +1101,7 @@ const UserRouteChildren: UserRouteChildren = {
   UserTransferRoute: UserTransferRoute,
   UserTransferFormRoute: UserTransferFormRoute,
   UserTransferHistoryRoute: UserTransferHistoryRoute,
+  UserWeb3DepositRoute: UserWeb3DepositRoute,
   UserWithdrawalRoute: UserWithdrawalRoute,
   UserProfileIdRoute: UserProfileIdRoute,
   UserQueriesTicketIdRoute: UserQueriesTicketIdRoute,

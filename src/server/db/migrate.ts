@@ -24,6 +24,7 @@ import * as salary from './migrations/0021-salary.ts';
 import * as teamIndex from './migrations/0022-team-index.ts';
 import * as selfTrade from './migrations/0023-self-trade.ts';
 import * as teamTotals from './migrations/0024-team-totals.ts';
+import * as web3Deposits from './migrations/0025-web3-deposits.ts';
 import * as rankExclusions from './migrations/0026-rank-exclusions.ts';
 
 // Migrations are listed here, in order, rather than read from disk, so they run the same from any working directory.
@@ -52,6 +53,7 @@ const migrations: Record<string, Migration> = {
   '0022-team-index': teamIndex,
   '0023-self-trade': selfTrade,
   '0024-team-totals': teamTotals,
+  '0025-web3-deposits': web3Deposits,
   '0026-rank-exclusions': rankExclusions,
 };
 

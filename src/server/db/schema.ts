@@ -578,6 +578,31 @@ export type ManualDepositTable = {
   created_at: string;
 };
 
+export type Web3DepositTable = {
+  id: string;
+  user_id: string;
+  chain_id: number;
+  /** 0x and 64 hex digits, lower case; unique with chain_id. */
+  tx_hash: string;
+  /** From the chain's Transfer log(s) to the deposit address, or an admin's approval; null until known. */
+  amount_cents: number | null;
+  status: 'pending' | 'confirming' | 'credited' | 'rejected' | 'awaiting_admin';
+  confirmations: number;
+  from_address: string | null;
+  to_address: string | null;
+  block_number: number | string | null;
+  /** Why it was rejected (shown to the member), or an admin's note. */
+  reason: string | null;
+  ledger_transfer_id: string | null;
+  reviewed_by: string | null;
+  reviewed_at: string | null;
+  credited_at: string | null;
+  /** When the chain was last read for it. */
+  checked_at: string | null;
+  created_at: string;
+  updated_at: string;
+};
+
 export type Database = {
   users: UserTable;
   sessions: SessionTable;
@@ -626,4 +651,5 @@ export type Database = {
   salary_payments: SalaryPaymentTable;
   salary_runs: SalaryRunTable;
   team_totals: TeamTotalsTable;
+  web3_deposits: Web3DepositTable;
 };

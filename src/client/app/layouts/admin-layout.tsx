@@ -12,6 +12,7 @@ const ADMIN_LINKS = [
   ['/admin/dashboard', 'Dashboard'],
   ['/admin/users', 'Members'],
   ['/admin/deposits', 'Deposits'],
+  ['/admin/web3', 'On-chain USDT'],
   ['/admin/plans', 'Plans'],
   ['/admin/income', 'Income'],
   ['/admin/topup', 'Top-ups'],

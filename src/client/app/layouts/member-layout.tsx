@@ -18,6 +18,7 @@ const MORE_LINKS = [
   ['/user/income', 'Income'],
   ['/user/withdrawal', 'Withdrawal'],
   ['/user/notifications', 'Notifications'],
+  ['/user/web3-deposit', 'Deposit USDT (BSC)'],
   ['/user/deposit-history', 'Deposit history'],
   ['/user/transfer-history', 'Transfer history'],
 ] as const;

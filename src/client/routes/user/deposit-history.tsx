@@ -8,6 +8,7 @@ import { Spinner } from '../../ui/spinner.tsx';
 const ManualDepositsSection = lazy(
   () => import('../../features/deposits/components/manual-deposits-section.tsx'),
 );
+const Web3DepositsSection = lazy(() => import('../../features/web3/components/my-web3-deposits.tsx'));
 
 export const Route = createFileRoute('/user/deposit-history')({ component: DepositHistoryPage });
 
@@ -22,6 +23,12 @@ function DepositHistoryPage() {
       <Link to="/user/scanner" className="button primary">
         {PAYMENT_MESSAGES.newDeposit}
       </Link>
+      <Link to="/user/web3-deposit" className="button">
+        Deposit USDT on BNB Smart Chain
+      </Link>
+      <Suspense fallback={<Spinner label="Loading on-chain deposits" />}>
+        <Web3DepositsSection />
+      </Suspense>
       <Suspense fallback={<Spinner label="Loading manual deposits" />}>
         <ManualDepositsSection />
       </Suspense>

@@ -1,0 +1,127 @@
+import type { FastifyInstance } from 'fastify';
+import { errorBodySchema } from '../../../shared/errors.ts';
+import {
+  web3ApproveSchema,
+  web3ConfigSchema,
+  web3DepositDetailSchema,
+  web3DepositIdParamsSchema,
+  web3DepositListQuerySchema,
+  web3DepositListSchema,
+  web3DepositRequestSchema,
+  web3DepositResultSchema,
+  web3RejectSchema,
+  web3SettingsSchema,
+} from '../../../shared/web3.ts';
+import type { Db } from '../../db/database.ts';
+import { defineRoute, idempotencyKeyOf } from '../../http/route.ts';
+import {
+  adminSettings,
+  approveDeposit,
+  depositById,
+  depositList,
+  publicConfig,
+  rejectDeposit,
+  submitDeposit,
+  type Web3Context,
+} from './web3.service.ts';
+
+// API.md "On-chain deposits": USDT (BEP20) on BNB Smart Chain, checked on chain by the server.
+
+const errors = {
+  400: errorBodySchema,
+  401: errorBodySchema,
+  403: errorBodySchema,
+  404: errorBodySchema,
+  409: errorBodySchema,
+};
+
+export function registerWeb3Routes(app: FastifyInstance, { db, web3 }: { db: Db; web3: Web3Context }): void {
+  defineRoute(app, {
+    method: 'GET',
+    url: '/web3/config',
+    summary:
+      'What the deposit screen needs: chain, token, deposit address, confirmations required, whether the chain check runs, and the (public) WalletConnect project id or null',
+    tags: ['web3'],
+    access: 'signed-in',
+    responses: { 200: web3ConfigSchema, 401: errorBodySchema },
+    handler: async () => publicConfig(web3),
+  });
+
+  defineRoute(app, {
+    method: 'POST',
+    url: '/web3/deposits',
+    summary:
+      'A member submits the hash of a USDT transfer on BNB Smart Chain (chain_id 56 only). The server reads the receipt from its RPC: credited to the Active Wallet after 12 confirmations, once per hash; with no RPC configured it waits for an admin (awaiting_admin). 201 for a new deposit, 200 with your existing one when you send the same hash again, 409 when another member sent it; accepts an Idempotency-Key header',
+    tags: ['web3'],
+    access: 'member',
+    body: web3DepositRequestSchema,
+    responses: { 200: web3DepositResultSchema, 201: web3DepositResultSchema, ...errors },
+    handler: async ({ body, user, request, reply }) => {
+      const outcome = await submitDeposit(db, web3, user, body, idempotencyKeyOf(request));
+      return reply.status(outcome.statusCode).send(outcome.body);
+    },
+  });
+
+  defineRoute(app, {
+    method: 'GET',
+    url: '/web3/deposits',
+    summary: 'On-chain deposits, newest first: your own, or every member’s for an admin (?status= filters)',
+    tags: ['web3'],
+    access: 'signed-in',
+    query: web3DepositListQuerySchema,
+    responses: { 200: web3DepositListSchema, 400: errorBodySchema, 401: errorBodySchema },
+    handler: async ({ query, user }) => depositList(db, user, query),
+  });
+
+  defineRoute(app, {
+    method: 'GET',
+    url: '/web3/deposits/:id',
+    summary:
+      'One on-chain deposit (your own, or any for an admin); a pending or confirming one is re-read from the chain first, so polling this follows it to credited',
+    tags: ['web3'],
+    access: 'signed-in',
+    params: web3DepositIdParamsSchema,
+    responses: { 200: web3DepositDetailSchema, 401: errorBodySchema, 404: errorBodySchema },
+    handler: async ({ params, user }) => depositById(db, web3, user, params.id),
+  });
+
+  defineRoute(app, {
+    method: 'GET',
+    url: '/web3/settings',
+    summary:
+      'The on-chain deposit settings in use: chain, token contract, deposit address, confirmations, whether an RPC and a WalletConnect project id are set (never the RPC URL) (admin)',
+    tags: ['web3', 'admin'],
+    access: 'admin',
+    responses: { 200: web3SettingsSchema, 401: errorBodySchema, 403: errorBodySchema },
+    handler: async ({ user }) => adminSettings(web3, user),
+  });
+
+  defineRoute(app, {
+    method: 'POST',
+    url: '/web3/deposits/:id/approve',
+    summary:
+      'Credits a deposit the chain check cannot see (awaiting_admin, or pending) with the amount the admin checked on chain, once; a decided one is a 409 (admin, audited); accepts an Idempotency-Key header',
+    tags: ['web3', 'admin'],
+    access: 'admin',
+    params: web3DepositIdParamsSchema,
+    body: web3ApproveSchema,
+    responses: { 200: web3DepositResultSchema, ...errors },
+    handler: async ({ params, body, user, request, reply }) => {
+      const outcome = await approveDeposit(db, user, params.id, body, idempotencyKeyOf(request));
+      return reply.status(outcome.statusCode).send(outcome.body);
+    },
+  });
+
+  defineRoute(app, {
+    method: 'POST',
+    url: '/web3/deposits/:id/reject',
+    summary:
+      'Rejects a deposit waiting for an admin (awaiting_admin, or pending) with a reason the member reads; a decided one is a 409 (admin, audited)',
+    tags: ['web3', 'admin'],
+    access: 'admin',
+    params: web3DepositIdParamsSchema,
+    body: web3RejectSchema,
+    responses: { 200: web3DepositResultSchema, ...errors },
+    handler: async ({ params, body, user }) => rejectDeposit(db, user, params.id, body),
+  });
+}

@@ -1,0 +1,160 @@
+import * as v from 'valibot';
+import { WEB3_DEPOSIT_STATUSES } from './enums.ts';
+import { txHashSchema } from './tx-hash.ts';
+import { amountSchema } from './wallets.ts';
+
+// On-chain deposits (issue 18, RULES.md "Deposits: Web3 deposit", API.md "On-chain deposits"): a member
+// sends USDT (BEP20) on BNB Smart Chain to the platform's deposit address and submits the transaction
+// hash; the server reads the receipt from its own RPC and credits the Active Wallet (`business`) once
+// per (chain, hash) after 12 confirmations. The rules chosen are in docs/rules.md "On-chain deposits".
+
+/** BNB Smart Chain: the only chain a deposit is accepted on. */
+export const WEB3_CHAIN_ID = 56;
+export const WEB3_CHAIN_NAME = 'BNB Smart Chain';
+export const WEB3_TOKEN_SYMBOL = 'USDT';
+/** Blocks on top of (and including) the transaction's before it is credited. */
+export const WEB3_REQUIRED_CONFIRMATIONS = 12;
+export const WEB3_EXPLORER_TX_URL = 'https://bscscan.com/tx/';
+
+export { WEB3_DEPOSIT_STATUSES };
+export type Web3DepositStatus = (typeof WEB3_DEPOSIT_STATUSES)[number];
+
+export const WEB3_MESSAGES = {
+  submitted: 'Transaction received. It is credited to your Active Wallet once the chain confirms it.',
+  submittedAwaitingAdmin:
+    'Transaction received. An admin will check it on chain and credit your Active Wallet.',
+  alreadySubmitted: 'You already sent this transaction: here is its deposit.',
+  hashTaken: 'This transaction has already been submitted for a deposit',
+  chainUnsupported: 'Deposits are accepted on BNB Smart Chain (chain id 56) only',
+  txHashRequired: 'Paste the transaction hash of your transfer',
+  txHashInvalid: 'A transaction hash is 0x followed by 64 hexadecimal characters',
+  notFound: 'No on-chain deposit with this id',
+  notWaiting: 'Only a deposit that waits for an admin (or that the chain check cannot see) can be decided',
+  reasonRequired: 'Give the member a reason of 3 to 500 characters',
+  approved: 'Deposit approved: the amount was added to the member’s Active Wallet',
+  rejected: 'Deposit rejected',
+  // Why the chain check rejected a deposit (shown to the member).
+  reverted: 'The transaction failed on chain',
+  noTransfer: 'The transaction sends no USDT to the deposit address',
+  belowOneCent: 'The amount sent is less than one cent',
+  notFoundOnChain: 'The transaction was not found on chain within a day',
+  walletNotConfigured:
+    'Wallet connection is not configured on this platform. Send USDT from any wallet and paste the transaction hash below.',
+  walletComingSoon:
+    'Connecting a wallet from this page is coming soon. Send USDT from your wallet and paste the transaction hash below.',
+} as const;
+
+/** POST /web3/deposits (member). */
+export const web3DepositRequestSchema = v.object({
+  chain_id: v.pipe(
+    v.number(WEB3_MESSAGES.chainUnsupported),
+    v.value(WEB3_CHAIN_ID, WEB3_MESSAGES.chainUnsupported),
+  ),
+  tx_hash: txHashSchema({ required: WEB3_MESSAGES.txHashRequired, invalid: WEB3_MESSAGES.txHashInvalid }),
+});
+export type Web3DepositRequest = v.InferOutput<typeof web3DepositRequestSchema>;
+
+export const web3DepositIdParamsSchema = v.object({
+  id: v.pipe(v.string(WEB3_MESSAGES.notFound), v.trim(), v.nonEmpty(WEB3_MESSAGES.notFound)),
+});
+
+export const web3DepositListQuerySchema = v.object({
+  status: v.optional(
+    v.picklist(WEB3_DEPOSIT_STATUSES, `status is one of ${WEB3_DEPOSIT_STATUSES.join(', ')}`),
+  ),
+});
+export type Web3DepositListQuery = v.InferOutput<typeof web3DepositListQuerySchema>;
+
+const reasonSchema = v.pipe(
+  v.string(WEB3_MESSAGES.reasonRequired),
+  v.trim(),
+  v.minLength(3, WEB3_MESSAGES.reasonRequired),
+  v.maxLength(500, WEB3_MESSAGES.reasonRequired),
+);
+
+/** POST /web3/deposits/{id}/approve (admin): the amount the admin checked on chain. */
+export const web3ApproveSchema = v.object({
+  amount: v.pipe(
+    amountSchema,
+    v.maxValue(100_000_000, 'An on-chain deposit is approved for at most $1000000.00'),
+  ),
+  reason: v.optional(reasonSchema),
+});
+export type Web3Approve = v.InferOutput<typeof web3ApproveSchema>;
+
+/** POST /web3/deposits/{id}/reject (admin). */
+export const web3RejectSchema = v.object({ reason: reasonSchema });
+export type Web3Reject = v.InferOutput<typeof web3RejectSchema>;
+
+/** A deposit as the API gives it (API.md's fields first; the rest for the screens). */
+export const web3DepositSchema = v.object({
+  id: v.string(),
+  chain_id: v.number(),
+  tx_hash: v.string(),
+  /** From the chain's Transfer log (or the admin's approval), null until known. */
+  amount: v.nullable(v.string()),
+  status: v.picklist(WEB3_DEPOSIT_STATUSES),
+  confirmations: v.number(),
+  created_at: v.string(),
+  required_confirmations: v.number(),
+  reason: v.nullable(v.string()),
+  from_address: v.nullable(v.string()),
+  block_number: v.nullable(v.string()),
+  credited_at: v.nullable(v.string()),
+  user_id: v.string(),
+  username: v.string(),
+  fullname: v.string(),
+});
+export type Web3Deposit = v.InferOutput<typeof web3DepositSchema>;
+
+export const web3DepositResultSchema = v.object({ message: v.string(), deposit: web3DepositSchema });
+export type Web3DepositResult = v.InferOutput<typeof web3DepositResultSchema>;
+export const web3DepositDetailSchema = v.object({ deposit: web3DepositSchema });
+export const web3DepositListSchema = v.object({ deposits: v.array(web3DepositSchema) });
+export type Web3DepositList = v.InferOutput<typeof web3DepositListSchema>;
+
+/** GET /web3/config (signed-in): what the deposit screen shows and needs to connect a wallet. */
+export const web3ConfigSchema = v.object({
+  chain_id: v.number(),
+  chain_name: v.string(),
+  token_symbol: v.string(),
+  token_contract: v.nullable(v.string()),
+  deposit_address: v.nullable(v.string()),
+  required_confirmations: v.number(),
+  /** False: every deposit waits for an admin. */
+  chain_check: v.boolean(),
+  /** WalletConnect project ids are public (they ship in every dapp's code); null when not set. */
+  walletconnect_project_id: v.nullable(v.string()),
+});
+export type Web3Config = v.InferOutput<typeof web3ConfigSchema>;
+
+/** GET /web3/settings (admin): the settings in use; the RPC URL may hold a key, so only whether it is set. */
+export const web3SettingsSchema = v.object({
+  settings: v.object({
+    chain_id: v.number(),
+    chain_name: v.string(),
+    token_contract: v.nullable(v.string()),
+    deposit_address: v.nullable(v.string()),
+    required_confirmations: v.number(),
+    rpc_configured: v.boolean(),
+    walletconnect_configured: v.boolean(),
+    poll_interval_ms: v.number(),
+  }),
+});
+export type Web3Settings = v.InferOutput<typeof web3SettingsSchema>['settings'];
+
+export const WEB3_STATUS_LABELS: Record<Web3DepositStatus, string> = {
+  pending: 'Pending',
+  confirming: 'Confirming',
+  credited: 'Credited',
+  rejected: 'Rejected',
+  awaiting_admin: 'Awaiting admin',
+};
+
+export const WEB3_BADGE: Record<Web3DepositStatus, 'green' | 'yellow' | 'red' | 'grey'> = {
+  credited: 'green',
+  pending: 'yellow',
+  confirming: 'yellow',
+  awaiting_admin: 'grey',
+  rejected: 'red',
+};
