@@ -38,6 +38,9 @@ export const WEB3_MESSAGES = {
   noTransfer: 'The transaction sends no USDT to the deposit address',
   belowOneCent: 'The amount sent is less than one cent',
   notFoundOnChain: 'The transaction was not found on chain within a day',
+  /** Confirmed, but not sent from the member's saved BEP20 address: an admin checks who sent it. */
+  fromNotSaved:
+    'Sent from an address that is not your saved BEP20 address: an admin checks it before it is credited',
   walletNotConfigured:
     'Wallet connection is not configured on this platform. Send USDT from any wallet and paste the transaction hash below.',
   walletComingSoon:

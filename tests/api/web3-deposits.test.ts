@@ -52,6 +52,14 @@ afterAll(async () => {
 const submit = (member: Member, txHash: string, chainId: unknown = 56, headers?: Record<string, string>) =>
   member.client.post('/web3/deposits', { chain_id: chainId, tx_hash: txHash }, headers);
 
+/** A member whose saved BEP20 address is the chain's deployer, the sender of the test's transfers. */
+const payer = async () => {
+  const m = await signedInMember(server.baseUrl);
+  const saved = await admin.put(`/users/${m.auth.id}`, { bep20: chain.accounts.deployer });
+  expect(saved.status, saved.text).toBe(200);
+  return m;
+};
+
 const businessOf = async (member: Member) => {
   const res = await member.client.get('/wallet/balance');
   expect(res.status).toBe(200);
@@ -75,7 +83,7 @@ describe('with the chain check (BSC_RPC_URL set)', () => {
   let member: Member;
   let other: Member;
   beforeAll(async () => {
-    [member, other] = await Promise.all([signedInMember(server.baseUrl), signedInMember(server.baseUrl)]);
+    [member, other] = await Promise.all([payer(), payer()]);
   });
 
   it('credits a real transfer once, after 12 confirmations and not before, with the amount from the log', async () => {
@@ -138,7 +146,7 @@ describe('with the chain check (BSC_RPC_URL set)', () => {
   });
 
   it('is credited by the background check with nobody reading it', async () => {
-    const someone = await signedInMember(server.baseUrl);
+    const someone = await payer();
     const hash = await chain.transfer(token, depositAddress, usdt('3.5'));
     const res = await submit(someone, hash);
     expect(res.status, res.text).toBe(201);
@@ -154,7 +162,7 @@ describe('with the chain check (BSC_RPC_URL set)', () => {
   });
 
   it('credits one of many concurrent submits of the same hash', async () => {
-    const someone = await signedInMember(server.baseUrl);
+    const someone = await payer();
     const hash = await chain.transfer(token, depositAddress, usdt('7.25'));
     await chain.mine(12);
     const answers = await Promise.all(Array.from({ length: 6 }, () => submit(someone, hash)));
@@ -165,7 +173,7 @@ describe('with the chain check (BSC_RPC_URL set)', () => {
   });
 
   it('lets one of two members submitting one hash at once have it, the other gets a 409', async () => {
-    const [a, b] = await Promise.all([signedInMember(server.baseUrl), signedInMember(server.baseUrl)]);
+    const [a, b] = await Promise.all([payer(), payer()]);
     const hash = await chain.transfer(token, depositAddress, usdt('2'));
     await chain.mine(12);
     const answers = await Promise.all([submit(a, hash), submit(b, hash)]);
@@ -173,6 +181,28 @@ describe('with the chain check (BSC_RPC_URL set)', () => {
     expect(await creditsOf(server, hash)).toHaveLength(1);
     const balances = [await businessOf(a), await businessOf(b)].sort();
     expect(balances).toEqual(['0.00', '2.00']);
+  });
+
+  it('waits for an admin when the transfer did not come from the member’s saved address', async () => {
+    // Anyone can read a transfer's hash on chain and paste it: without the sender's address saved as
+    // theirs, a member's confirmed deposit is not credited by itself.
+    const stranger = await signedInMember(server.baseUrl);
+    const hash = await chain.transfer(token, depositAddress, usdt('5'));
+    await chain.mine(12);
+    const res = await submit(stranger, hash);
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.deposit).toMatchObject({ status: 'awaiting_admin', amount: '5.00' });
+    const one = await stranger.client.get(`/web3/deposits/${res.body.deposit.id}`);
+    expect(one.body.deposit).toMatchObject({ status: 'awaiting_admin', reason: WEB3_MESSAGES.fromNotSaved });
+    expect(await creditsOf(server, hash)).toHaveLength(0);
+    expect(await businessOf(stranger)).toBe('0.00');
+    // The member with that address saved is too late: the hash is taken, and an admin decides.
+    const owner = await payer();
+    expect((await submit(owner, hash)).status).toBe(409);
+    const approved = await admin.post(`/web3/deposits/${res.body.deposit.id}/approve`, { amount: '5' });
+    expect(approved.status, approved.text).toBe(200);
+    expect(await creditsOf(server, hash)).toHaveLength(1);
+    expect(await businessOf(stranger)).toBe('5.00');
   });
 
   it('rejects a transfer to another address, of another token, or a reverted one, and credits nothing', async () => {

@@ -22,6 +22,7 @@ import type { SessionUser } from '../../http/session.ts';
 import { insertAudit } from '../audit/audit.repository.ts';
 import { type Outcome, runOnce } from '../idempotency/idempotency.service.ts';
 import { notifyMembers } from '../notifications/notifications.service.ts';
+import { findUserById } from '../users/users.repository.ts';
 import { ensureWallets, PLATFORM, postTransfer, walletAccountId } from '../wallets/ledger.service.ts';
 import { type ChainReader, createChainReader, type Observation } from './chain-reader.ts';
 import {
@@ -152,6 +153,19 @@ async function apply(trx: Db, row: Web3DepositRow, seen: Observation): Promise<v
       ...seenFields,
       status: 'confirming',
       amount_cents: seen.amountCents,
+    });
+    return;
+  }
+  // The hash of a transfer to the deposit address is public the moment it is sent, so anyone could
+  // paste another's. Only a transfer from the address the member saved as theirs (with an e-mailed
+  // code) is credited by itself; any other waits for an admin, with the amount the chain showed.
+  const member = await findUserById(trx, row.user_id);
+  if (!member?.bep20 || member.bep20.toLowerCase() !== seen.fromAddress) {
+    await moveFrom(trx, row.id, OPEN, {
+      ...seenFields,
+      status: 'awaiting_admin',
+      amount_cents: seen.amountCents,
+      reason: WEB3_MESSAGES.fromNotSaved,
     });
     return;
   }
