@@ -212,7 +212,9 @@ function FollowedDeposit({ id }: { id: string }) {
       ) : null}
       {deposit.status === 'pending' ? <p>Waiting for the transaction to appear on chain.</p> : null}
       {deposit.status === 'awaiting_admin' ? (
-        <p>An admin will check this transaction and credit it.</p>
+        <p data-testid="web3-waiting">
+          {deposit.reason ?? 'An admin will check this transaction and credit it.'}
+        </p>
       ) : null}
       {deposit.status === 'credited' && deposit.amount ? (
         <p>{formatMoney(deposit.amount)} was added to your Active Wallet.</p>
