@@ -40,7 +40,7 @@ export const WEB3_MESSAGES = {
   notFoundOnChain: 'The transaction was not found on chain within a day',
   /** Confirmed, but not sent from the member's saved BEP20 address: an admin checks who sent it. */
   fromNotSaved:
-    'Sent from an address that is not your saved BEP20 address: an admin checks it before it is credited',
+    'Sent from an address that is not your saved BEP20 address (or saved less than 24 hours ago): an admin checks it before it is credited',
   walletNotConfigured:
     'Wallet connection is not configured on this platform. Send USDT from any wallet and paste the transaction hash below.',
   walletComingSoon:

@@ -205,6 +205,23 @@ describe('with the chain check (BSC_RPC_URL set)', () => {
     expect(await businessOf(stranger)).toBe('5.00');
   });
 
+  it('waits for an admin when the member saved the sender’s address too recently to use it', async () => {
+    const late = await payer();
+    // As if the member had saved it themselves an hour ago: usable for withdrawals in 23 hours.
+    await server.db
+      .updateTable('payout_address_changes')
+      .set({ changed_by_role: 'member', usable_from: new Date(Date.now() + 23 * 3600_000).toISOString() })
+      .where('user_id', '=', late.auth.id)
+      .where('network', '=', 'bep20')
+      .execute();
+    const hash = await chain.transfer(token, depositAddress, usdt('6'));
+    await chain.mine(12);
+    const res = await submit(late, hash);
+    expect(res.body.deposit).toMatchObject({ status: 'awaiting_admin', amount: '6.00' });
+    expect(await creditsOf(server, hash)).toHaveLength(0);
+    expect(await businessOf(late)).toBe('0.00');
+  });
+
   it('rejects a transfer to another address, of another token, or a reverted one, and credits nothing', async () => {
     const someone = await signedInMember(server.baseUrl);
     const elsewhere = await chain.transfer(token, randomAddress(), usdt('5'));

@@ -24,6 +24,7 @@ import { type Outcome, runOnce } from '../idempotency/idempotency.service.ts';
 import { notifyMembers } from '../notifications/notifications.service.ts';
 import { findUserById } from '../users/users.repository.ts';
 import { ensureWallets, PLATFORM, postTransfer, walletAccountId } from '../wallets/ledger.service.ts';
+import { addressUsableFrom } from '../withdrawals/withdrawals.repository.ts';
 import { type ChainReader, createChainReader, type Observation } from './chain-reader.ts';
 import {
   findByHash,
@@ -159,8 +160,13 @@ async function apply(trx: Db, row: Web3DepositRow, seen: Observation): Promise<v
   // The hash of a transfer to the deposit address is public the moment it is sent, so anyone could
   // paste another's. Only a transfer from the address the member saved as theirs (with an e-mailed
   // code) is credited by itself; any other waits for an admin, with the amount the chain showed.
+  // A member-saved address counts from when it is usable for withdrawals too (24 hours after it was
+  // saved), so saving the sender of a transfer just seen on chain does not make its hash yours.
   const member = await findUserById(trx, row.user_id);
-  if (!member?.bep20 || member.bep20.toLowerCase() !== seen.fromAddress) {
+  const change = (await addressUsableFrom(trx, row.user_id)).find((c) => c.network === 'bep20');
+  const ownsSender =
+    member?.bep20?.toLowerCase() === seen.fromAddress && (!change || change.usable_from <= now);
+  if (!ownsSender) {
     await moveFrom(trx, row.id, OPEN, {
       ...seenFields,
       status: 'awaiting_admin',

@@ -156,7 +156,6 @@ export async function addressUsableFrom(db: Db, userId: string) {
 
 export type MoneyInRow = { amount_cents: number | string; kind: string; created_at: string };
 
-/** The member's latest money in of these kinds (completed rows only), for the admin's review. */
 /** The member's newest money in from a platform account (paidToMember: income or deposits). */
 export async function recentCredits(db: Db, userId: string, sourceAccountId: string, limit: number) {
   return paidToMember(db, sourceAccountId, userId)
