@@ -31,6 +31,8 @@ export const WEB3_MESSAGES = {
   notFound: 'No on-chain deposit with this id',
   notWaiting: 'Only a deposit that waits for an admin (or that the chain check cannot see) can be decided',
   reasonRequired: 'Give the member a reason of 3 to 500 characters',
+  amountMismatch: (amount: string) =>
+    `The chain shows ${amount} USDT for this transaction: approve that amount`,
   approved: 'Deposit approved: the amount was added to the member’s Active Wallet',
   rejected: 'Deposit rejected',
   // Why the chain check rejected a deposit (shown to the member).

@@ -199,6 +199,10 @@ describe('with the chain check (BSC_RPC_URL set)', () => {
     // The member with that address saved is too late: the hash is taken, and an admin decides.
     const owner = await payer();
     expect((await submit(owner, hash)).status).toBe(409);
+    const wrong = await admin.post(`/web3/deposits/${res.body.deposit.id}/approve`, { amount: '50' });
+    expect(wrong.status).toBe(409);
+    expect(wrong.body.message).toBe(WEB3_MESSAGES.amountMismatch('5.00'));
+    expect(await creditsOf(server, hash)).toHaveLength(0);
     const approved = await admin.post(`/web3/deposits/${res.body.deposit.id}/approve`, { amount: '5' });
     expect(approved.status, approved.text).toBe(200);
     expect(await creditsOf(server, hash)).toHaveLength(1);

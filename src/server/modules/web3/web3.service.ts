@@ -324,6 +324,9 @@ export async function approveDeposit(
   return runOnce(db, admin.user.id, idempotencyKey, { route: 'web3-approve', id, input }, async (trx) => {
     const row = await findDeposit(trx, id);
     if (!row) throw notFound(WEB3_MESSAGES.notFound);
+    // An amount the chain has shown is the amount: an admin decides who gets it, not how much.
+    if (row.amount_cents !== null && Number(row.amount_cents) !== input.amount)
+      throw conflict(WEB3_MESSAGES.amountMismatch(formatCents(Number(row.amount_cents))));
     const now = new Date().toISOString();
     const won = await moveFrom(trx, id, WAITING, {
       status: 'credited',
