@@ -4,7 +4,8 @@ import { type CtoPreview, previousMonth } from '../../../../shared/cto.ts';
 import { DIALOG } from '../../../../shared/messages.ts';
 import { EXCLUSION_REASON_MAX, type Exclusion } from '../../../../shared/rank-exclusions.ts';
 import { formatDateTime, formatMoney } from '../../../lib/format.ts';
-import { api, errorText } from '../../../lib/http.ts';
+import { api } from '../../../lib/http.ts';
+import { ActionNoteView, useAdminAction } from '../../../ui/admin-action.tsx';
 import { type DataColumn, DataTable } from '../../../ui/data-table.tsx';
 import { FormField } from '../../../ui/form-field.tsx';
 import { Modal } from '../../../ui/modal.tsx';
@@ -46,24 +47,12 @@ export function AdminCto() {
     queryFn: () => api<CtoPreview>('GET', `/cto?month=${encodeURIComponent(month)}`),
     staleTime: 0,
   });
-  const [busy, setBusy] = useState(false);
-  const [note, setNote] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
   const [excluding, setExcluding] = useState<Qualifier | null>(null);
   const [reason, setReason] = useState('');
-
-  async function act(call: () => Promise<{ message: string }>) {
-    setBusy(true);
-    setNote(null);
-    try {
-      setNote({ tone: 'success', text: (await call()).message });
-    } catch (error) {
-      setNote({ tone: 'error', text: errorText(error) });
-    } finally {
-      setBusy(false);
-      setExcluding(null);
-      await refreshExclusions(queryClient);
-    }
-  }
+  const { busy, note, act } = useAdminAction(() => {
+    setExcluding(null);
+    return refreshExclusions(queryClient);
+  });
 
   const columns: DataColumn<Qualifier>[] = [
     ...COLUMNS,
@@ -125,24 +114,10 @@ export function AdminCto() {
     },
   ];
 
-  async function pay() {
-    setBusy(true);
-    setNote(null);
-    try {
-      const { message } = await api<{ message: string }>(
-        'POST',
-        '/cto/pay',
-        { month },
-        { 'Idempotency-Key': crypto.randomUUID() },
-      );
-      setNote({ tone: 'success', text: message });
-    } catch (error) {
-      setNote({ tone: 'error', text: errorText(error) });
-    } finally {
-      setBusy(false);
-      await queryClient.invalidateQueries({ queryKey: ['cto'] });
-    }
-  }
+  const pay = () =>
+    act(() =>
+      api<{ message: string }>('POST', '/cto/pay', { month }, { 'Idempotency-Key': crypto.randomUUID() }),
+    );
 
   const cto = query.data;
   return (
@@ -222,14 +197,7 @@ export function AdminCto() {
           )}
         </>
       ) : null}
-      {note ? (
-        <p
-          className={note.tone === 'success' ? 'notice' : 'error'}
-          role={note.tone === 'success' ? 'status' : 'alert'}
-        >
-          {note.text}
-        </p>
-      ) : null}
+      <ActionNoteView note={note} />
       <Modal open={excluding !== null} title="Exclude from the CTO" onClose={() => setExcluding(null)}>
         <form
           className="stack"

@@ -4,7 +4,8 @@ import type { Leader } from '../../../../shared/leadership.ts';
 import { DIALOG } from '../../../../shared/messages.ts';
 import type { Exclusion } from '../../../../shared/rank-exclusions.ts';
 import { formatDateTime, formatMoney } from '../../../lib/format.ts';
-import { api, errorText } from '../../../lib/http.ts';
+import { api } from '../../../lib/http.ts';
+import { ActionNoteView, useAdminAction } from '../../../ui/admin-action.tsx';
 import { type DataColumn, DataTable } from '../../../ui/data-table.tsx';
 import { Modal } from '../../../ui/modal.tsx';
 import { refreshExclusions, removeFromLeadership, restoreToLeadership } from '../api.ts';
@@ -43,22 +44,10 @@ export function AdminLeadership() {
     staleTime: 0,
   });
   const [removing, setRemoving] = useState<Leader | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [note, setNote] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
-
-  async function act(call: () => Promise<{ message: string }>) {
-    setBusy(true);
-    setNote(null);
-    try {
-      setNote({ tone: 'success', text: (await call()).message });
-    } catch (error) {
-      setNote({ tone: 'error', text: errorText(error) });
-    } finally {
-      setBusy(false);
-      setRemoving(null);
-      await refreshExclusions(queryClient);
-    }
-  }
+  const { busy, note, act } = useAdminAction(() => {
+    setRemoving(null);
+    return refreshExclusions(queryClient);
+  });
 
   const columns: DataColumn<Leader>[] = [
     ...COLUMNS,
@@ -108,14 +97,7 @@ export function AdminLeadership() {
   return (
     <section className="stack" aria-labelledby="leadership-title">
       <h2 id="leadership-title">Leadership</h2>
-      {note ? (
-        <p
-          className={note.tone === 'success' ? 'notice' : 'error'}
-          role={note.tone === 'success' ? 'status' : 'alert'}
-        >
-          {note.text}
-        </p>
-      ) : null}
+      <ActionNoteView note={note} />
       <DataTable
         caption="Leadership"
         columns={columns}
