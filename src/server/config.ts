@@ -55,6 +55,8 @@ export type Web3Config = {
   depositAddress: string | undefined;
   /** WALLETCONNECT_PROJECT_ID: public by nature (it ships in the client); empty: no wallet button. */
   walletConnectProjectId: string | undefined;
+  /** WALLETCONNECT_RELAY_URL: a relay of the operator's own (wss://); unset: WalletConnect's public relay. */
+  walletConnectRelayUrl: string | undefined;
   /** How often confirming deposits are re-read from the chain in the background (0: never). */
   pollMs: number;
 };
@@ -184,11 +186,15 @@ export function web3ConfigOf(env: NodeJS.ProcessEnv): Web3Config {
   const projectId = env.WALLETCONNECT_PROJECT_ID?.trim() || undefined;
   if (projectId !== undefined && !/^[0-9a-zA-Z_-]{8,64}$/.test(projectId))
     throw new Error('WALLETCONNECT_PROJECT_ID must be the project id from the WalletConnect dashboard');
+  const relayUrl = env.WALLETCONNECT_RELAY_URL?.trim() || undefined;
+  if (relayUrl !== undefined && !/^wss?:\/\/[^\s]+$/.test(relayUrl))
+    throw new Error('WALLETCONNECT_RELAY_URL must be a ws:// or wss:// URL of a WalletConnect relay');
   return {
     rpcUrl,
     tokenContract,
     depositAddress,
     walletConnectProjectId: projectId,
+    walletConnectRelayUrl: relayUrl,
     pollMs: wholeNumber('WEB3_POLL_MS', env.WEB3_POLL_MS, 30_000),
   };
 }

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { WEB3_DEPOSIT_STATUSES } from './enums.ts';
+import { ADDRESS_MESSAGES, bep20Problem } from './payout-address.ts';
 import { txHashSchema } from './tx-hash.ts';
 import { amountSchema } from './wallets.ts';
 
@@ -15,6 +16,22 @@ export const WEB3_TOKEN_SYMBOL = 'USDT';
 /** Blocks on top of (and including) the transaction's before it is credited. */
 export const WEB3_REQUIRED_CONFIRMATIONS = 12;
 export const WEB3_EXPLORER_TX_URL = 'https://bscscan.com/tx/';
+
+/**
+ * The chains a wallet may connect on (spec 1); a deposit is accepted on BNB Smart Chain only, and the
+ * deposit screen asks the wallet to switch to it.
+ */
+export const WEB3_WALLET_CHAINS = [
+  { id: 56, name: 'BNB Smart Chain' },
+  { id: 1, name: 'Ethereum' },
+  { id: 137, name: 'Polygon' },
+  { id: 42161, name: 'Arbitrum One' },
+] as const;
+export const web3ChainName = (id: number) =>
+  WEB3_WALLET_CHAINS.find((c) => c.id === id)?.name ?? `chain ${id}`;
+
+/** A message to sign for a wallet proof is valid this long, and once. */
+export const WEB3_PROOF_TTL_MS = 10 * 60_000;
 
 export { WEB3_DEPOSIT_STATUSES };
 export type Web3DepositStatus = (typeof WEB3_DEPOSIT_STATUSES)[number];
@@ -45,8 +62,18 @@ export const WEB3_MESSAGES = {
     'Sent from an address that is not your saved BEP20 address (or saved less than 24 hours ago): an admin checks it before it is credited',
   walletNotConfigured:
     'Wallet connection is not configured on this platform. Send USDT from any wallet and paste the transaction hash below.',
-  walletComingSoon:
-    'Connecting a wallet from this page is coming soon. Send USDT from your wallet and paste the transaction hash below.',
+  walletNoDecimals:
+    'Sending from a connected wallet needs the chain check, which is not configured here. Send USDT from your wallet and paste the transaction hash below.',
+  // Proving a wallet address (a signed message).
+  proofIssued:
+    'Sign the message in your wallet: it proves the address is yours, costs nothing and moves no money.',
+  proofOk: 'Wallet proven: transfers from it are credited once the chain confirms them.',
+  proofAlready: 'This wallet is already proven as yours.',
+  proofInvalid:
+    'The signature does not match this address and message. Ask for a new message and sign it again.',
+  proofExpired: 'The message to sign has expired or was used. Ask for a new one.',
+  proofTaken: 'This wallet address is proven by another member.',
+  signatureInvalid: 'A signature is 0x followed by hexadecimal characters',
 } as const;
 
 /** POST /web3/deposits (member). */
@@ -77,19 +104,54 @@ const reasonSchema = v.pipe(
   v.maxLength(500, WEB3_MESSAGES.reasonRequired),
 );
 
+const depositAmountSchema = v.pipe(
+  amountSchema,
+  v.maxValue(100_000_000, 'An on-chain deposit is at most $1000000.00'),
+);
+
 /** POST /web3/deposits/{id}/approve (admin): the amount the admin checked on chain. */
-export const web3ApproveSchema = v.object({
-  amount: v.pipe(
-    amountSchema,
-    v.maxValue(100_000_000, 'An on-chain deposit is approved for at most $1000000.00'),
-  ),
-  reason: v.optional(reasonSchema),
-});
+export const web3ApproveSchema = v.object({ amount: depositAmountSchema, reason: v.optional(reasonSchema) });
+
+/** The deposit screen's send-from-a-connected-wallet form (the chain, not this, says what arrived). */
+export const web3SendSchema = v.object({ amount: depositAmountSchema });
 export type Web3Approve = v.InferOutput<typeof web3ApproveSchema>;
 
 /** POST /web3/deposits/{id}/reject (admin). */
 export const web3RejectSchema = v.object({ reason: reasonSchema });
 export type Web3Reject = v.InferOutput<typeof web3RejectSchema>;
+
+const walletAddressSchema = v.pipe(
+  v.string(ADDRESS_MESSAGES.bep20Invalid),
+  v.trim(),
+  v.rawCheck(({ dataset, addIssue }) => {
+    if (!dataset.typed) return;
+    const problem = bep20Problem(dataset.value);
+    if (problem) addIssue({ message: problem });
+  }),
+  v.toLowerCase(),
+);
+
+/** POST /web3/wallets/challenge (member): the address to prove. */
+export const web3ChallengeRequestSchema = v.object({ address: walletAddressSchema });
+export const web3ChallengeSchema = v.object({ message: v.string(), expires_at: v.string() });
+export type Web3Challenge = v.InferOutput<typeof web3ChallengeSchema>;
+
+/** POST /web3/wallets (member): the challenge's message signed with the address's key (personal_sign). */
+export const web3ProofRequestSchema = v.object({
+  address: walletAddressSchema,
+  signature: v.pipe(
+    v.string(WEB3_MESSAGES.signatureInvalid),
+    v.trim(),
+    v.regex(/^0x[0-9a-fA-F]{130,}$/, WEB3_MESSAGES.signatureInvalid),
+    v.maxLength(4096, WEB3_MESSAGES.signatureInvalid),
+  ),
+});
+export type Web3ProofRequest = v.InferOutput<typeof web3ProofRequestSchema>;
+
+export const web3WalletSchema = v.object({ address: v.string(), proven_at: v.string() });
+export type Web3Wallet = v.InferOutput<typeof web3WalletSchema>;
+export const web3WalletListSchema = v.object({ wallets: v.array(web3WalletSchema) });
+export const web3ProofResultSchema = v.object({ message: v.string(), wallet: web3WalletSchema });
 
 /** A deposit as the API gives it (API.md's fields first; the rest for the screens). */
 export const web3DepositSchema = v.object({
@@ -130,6 +192,10 @@ export const web3ConfigSchema = v.object({
   chain_check: v.boolean(),
   /** WalletConnect project ids are public (they ship in every dapp's code); null when not set. */
   walletconnect_project_id: v.nullable(v.string()),
+  /** The token's decimals as read from its contract; null without the chain check (no wallet sending then). */
+  token_decimals: v.nullable(v.number()),
+  /** A relay of the operator's own (WALLETCONNECT_RELAY_URL); null: WalletConnect's public relay. */
+  walletconnect_relay_url: v.nullable(v.string()),
 });
 export type Web3Config = v.InferOutput<typeof web3ConfigSchema>;
 

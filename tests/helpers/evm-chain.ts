@@ -14,6 +14,7 @@ import {
   http,
   numberToHex,
   parseUnits,
+  toHex,
 } from 'viem';
 
 // A local EVM chain for the on-chain deposit tests: ganache (chain id 56, like BNB Smart Chain) in a
@@ -109,7 +110,7 @@ export async function startEvmChain() {
     await new Promise((r) => setTimeout(r, 200));
   }
   const accounts = (await publicClient.request({ method: 'eth_accounts' } as never)) as Address[];
-  const [deployer = '0x', other = '0x'] = accounts;
+  const [deployer = '0x', other = '0x', wallet = '0x'] = accounts;
   // Ganache's unlocked accounts sign; eth_sendTransaction directly (viem's wallet client asks for
   // wallet_sendTransaction first, which ganache does not know). A fixed gas limit: with estimation, a
   // transfer that will revert would be refused before it is sent.
@@ -125,7 +126,8 @@ export async function startEvmChain() {
 
   return {
     rpcUrl,
-    accounts: { deployer, other },
+    /** Unlocked and funded with gas; `wallet` is left for tests that prove an address by signing. */
+    accounts: { deployer, other, wallet },
     publicClient,
     /** Deploys a TestToken whose whole supply the deployer holds; answers its address. */
     async deployToken(symbol = 'USDT', decimals = 18): Promise<Address> {
@@ -151,6 +153,16 @@ export async function startEvmChain() {
       );
       await mined(hash);
       return hash;
+    },
+    /**
+     * An EIP-191 signature by an unlocked account, as a connected wallet's personal_sign gives it.
+     * Ganache has no personal_sign; its eth_sign signs the same prefixed message.
+     */
+    async signMessage(message: string, from: Address): Promise<Hex> {
+      return (await publicClient.request({
+        method: 'eth_sign',
+        params: [from, toHex(message)],
+      } as never)) as Hex;
     },
     async mine(blocks: number): Promise<void> {
       for (let i = 0; i < blocks; i += 1) await publicClient.request({ method: 'evm_mine' } as never);

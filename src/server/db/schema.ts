@@ -603,6 +603,26 @@ export type Web3DepositTable = {
   updated_at: string;
 };
 
+/** A message a member was asked to sign with a wallet (issue 18), single use. */
+export type Web3WalletChallengeTable = {
+  id: string;
+  user_id: string;
+  /** Lower case. */
+  address: string;
+  message: string;
+  expires_at: string;
+  used_at: string | null;
+  created_at: string;
+};
+
+/** A wallet address a member proved theirs by signing a challenge; one member per address. */
+export type Web3WalletTable = {
+  /** Lower case. */
+  address: string;
+  user_id: string;
+  proven_at: string;
+};
+
 export type Database = {
   users: UserTable;
   sessions: SessionTable;
@@ -652,4 +672,6 @@ export type Database = {
   salary_runs: SalaryRunTable;
   team_totals: TeamTotalsTable;
   web3_deposits: Web3DepositTable;
+  web3_wallet_challenges: Web3WalletChallengeTable;
+  web3_wallets: Web3WalletTable;
 };

@@ -21,7 +21,11 @@ export type Observation =
       confirmations: number;
     };
 
-export type ChainReader = { observe: (txHash: `0x${string}`) => Promise<Observation> };
+export type ChainReader = {
+  observe: (txHash: `0x${string}`) => Promise<Observation>;
+  /** The configured token's decimals, read from its contract once. */
+  tokenDecimals: () => Promise<number>;
+};
 
 /** Token base units -> cents, exactly, rounding down (10.005 USDT with 18 decimals -> 1000). */
 export function unitsToCents(units: bigint, decimals: number): bigint {
@@ -66,6 +70,7 @@ export function createChainReader(options: {
   };
 
   return {
+    tokenDecimals: () => decimalsOf(options.tokenContract as `0x${string}`),
     async observe(txHash) {
       await checkChain();
       let receipt: Awaited<ReturnType<typeof client.getTransactionReceipt>>;

@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { errorBodySchema } from '../../../shared/errors.ts';
 import {
   web3ApproveSchema,
+  web3ChallengeRequestSchema,
+  web3ChallengeSchema,
   web3ConfigSchema,
   web3DepositDetailSchema,
   web3DepositIdParamsSchema,
@@ -9,11 +11,15 @@ import {
   web3DepositListSchema,
   web3DepositRequestSchema,
   web3DepositResultSchema,
+  web3ProofRequestSchema,
+  web3ProofResultSchema,
   web3RejectSchema,
   web3SettingsSchema,
+  web3WalletListSchema,
 } from '../../../shared/web3.ts';
 import type { Db } from '../../db/database.ts';
 import { defineRoute, idempotencyKeyOf } from '../../http/route.ts';
+import { issueChallenge, myWallets, proveWallet } from './wallet-proof.ts';
 import {
   adminSettings,
   approveDeposit,
@@ -123,5 +129,42 @@ export function registerWeb3Routes(app: FastifyInstance, { db, web3 }: { db: Db;
     body: web3RejectSchema,
     responses: { 200: web3DepositResultSchema, ...errors },
     handler: async ({ params, body, user }) => rejectDeposit(db, user, params.id, body),
+  });
+
+  defineRoute(app, {
+    method: 'POST',
+    url: '/web3/wallets/challenge',
+    summary:
+      'A message for the member to sign with a wallet (personal_sign) to prove the address is theirs; valid 10 minutes, once. Moves no money',
+    tags: ['web3'],
+    access: 'member',
+    body: web3ChallengeRequestSchema,
+    responses: { 201: web3ChallengeSchema, 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema },
+    handler: async ({ body, user, reply }) => reply.status(201).send(await issueChallenge(db, user, body)),
+  });
+
+  defineRoute(app, {
+    method: 'POST',
+    url: '/web3/wallets',
+    summary:
+      'Proves a wallet address with the signed challenge: 201 proven (transfers from it are then credited without an admin), 200 already yours, 400 a signature that does not match or an expired message, 409 an address another member proved',
+    tags: ['web3'],
+    access: 'member',
+    body: web3ProofRequestSchema,
+    responses: { 200: web3ProofResultSchema, 201: web3ProofResultSchema, ...errors },
+    handler: async ({ body, user, reply }) => {
+      const outcome = await proveWallet(db, user, body);
+      return reply.status(outcome.statusCode).send(outcome.body);
+    },
+  });
+
+  defineRoute(app, {
+    method: 'GET',
+    url: '/web3/wallets',
+    summary: 'The wallet addresses you proved yours, newest first',
+    tags: ['web3'],
+    access: 'member',
+    responses: { 200: web3WalletListSchema, 401: errorBodySchema, 403: errorBodySchema },
+    handler: async ({ user }) => myWallets(db, user),
   });
 }

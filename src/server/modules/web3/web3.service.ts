@@ -26,6 +26,7 @@ import { findUserById } from '../users/users.repository.ts';
 import { ensureWallets, PLATFORM, postTransfer, walletAccountId } from '../wallets/ledger.service.ts';
 import { addressUsableFrom } from '../withdrawals/withdrawals.repository.ts';
 import { type ChainReader, createChainReader, type Observation } from './chain-reader.ts';
+import { provenOwner } from './wallet-proof.ts';
 import {
   findByHash,
   findDeposit,
@@ -159,13 +160,16 @@ async function apply(trx: Db, row: Web3DepositRow, seen: Observation): Promise<v
   }
   // The hash of a transfer to the deposit address is public the moment it is sent, so anyone could
   // paste another's. Only a transfer from the address the member saved as theirs (with an e-mailed
-  // code) is credited by itself; any other waits for an admin, with the amount the chain showed.
+  // code), or from a wallet they proved theirs, is credited by itself; any other waits for an admin, with the amount the chain showed.
   // A member-saved address counts from when it is usable for withdrawals too (24 hours after it was
   // saved), so saving the sender of a transfer just seen on chain does not make its hash yours.
   const member = await findUserById(trx, row.user_id);
   const change = (await addressUsableFrom(trx, row.user_id)).find((c) => c.network === 'bep20');
+  // A wallet the member proved theirs by signing (wallet-proof.ts) counts at once: a signature by the
+  // sender's key cannot be copied from the chain as the hash can.
   const ownsSender =
-    member?.bep20?.toLowerCase() === seen.fromAddress && (!change || change.usable_from <= now);
+    (member?.bep20?.toLowerCase() === seen.fromAddress && (!change || change.usable_from <= now)) ||
+    (await provenOwner(trx, seen.fromAddress)) === row.user_id;
   if (!ownsSender) {
     await moveFrom(trx, row.id, OPEN, {
       ...seenFields,
@@ -393,7 +397,9 @@ export async function rejectDeposit(
   });
 }
 
-export function publicConfig(ctx: Web3Context): Web3PublicConfig {
+export async function publicConfig(ctx: Web3Context): Promise<Web3PublicConfig> {
+  // A wallet sends token base units: without the token's decimals read from its contract, no sending.
+  const decimals = ctx.reader ? await ctx.reader.tokenDecimals().catch(() => null) : null;
   return {
     chain_id: WEB3_CHAIN_ID,
     chain_name: WEB3_CHAIN_NAME,
@@ -403,6 +409,8 @@ export function publicConfig(ctx: Web3Context): Web3PublicConfig {
     required_confirmations: WEB3_REQUIRED_CONFIRMATIONS,
     chain_check: ctx.reader !== undefined,
     walletconnect_project_id: ctx.config.walletConnectProjectId ?? null,
+    token_decimals: decimals,
+    walletconnect_relay_url: ctx.config.walletConnectRelayUrl ?? null,
   };
 }
 
