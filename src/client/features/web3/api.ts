@@ -2,12 +2,14 @@ import { type QueryClient, queryOptions } from '@tanstack/react-query';
 import { formatCents } from '../../../shared/money.ts';
 import type {
   Web3Approve,
+  Web3Challenge,
   Web3Config,
   Web3Deposit,
   Web3DepositList,
   Web3DepositResult,
   Web3DepositStatus,
   Web3Settings,
+  Web3Wallet,
 } from '../../../shared/web3.ts';
 import { api } from '../../lib/http.ts';
 import { newIdempotencyKey } from '../../lib/idempotency.ts';
@@ -56,6 +58,19 @@ export const web3SettingsQuery = queryOptions({
   queryFn: () => api<{ settings: Web3Settings }>('GET', '/web3/settings'),
   staleTime: 60_000,
 });
+
+export const myWalletsQuery = queryOptions({
+  queryKey: ['web3', 'wallets'],
+  queryFn: () => api<{ wallets: Web3Wallet[] }>('GET', '/web3/wallets'),
+  staleTime: 60_000,
+});
+
+/** The message to sign to prove `address` is the member's (POST /web3/wallets/challenge). */
+export const requestWalletChallenge = (address: string) =>
+  api<Web3Challenge>('POST', '/web3/wallets/challenge', { address });
+
+export const proveWallet = (address: string, signature: string) =>
+  api<{ message: string; wallet: Web3Wallet }>('POST', '/web3/wallets', { address, signature });
 
 /** One Idempotency-Key per press: the CSRF retry inside api() resends it. */
 export const submitWeb3Deposit = (txHash: string, chainId: number) =>

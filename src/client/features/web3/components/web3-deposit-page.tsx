@@ -5,7 +5,6 @@ import { type FormEvent, useState } from 'react';
 import {
   WEB3_CHAIN_ID,
   WEB3_EXPLORER_TX_URL,
-  WEB3_MESSAGES,
   type Web3Config,
   web3DepositRequestSchema,
 } from '../../../../shared/web3.ts';
@@ -20,11 +19,12 @@ import { Spinner } from '../../../ui/spinner.tsx';
 import { useAutoClearBanner } from '../../../ui/use-auto-clear.ts';
 import { refreshAfterWeb3, submitWeb3Deposit, web3ConfigQuery, web3DepositQuery } from '../api.ts';
 import { MyWeb3Deposits } from './my-web3-deposits.tsx';
+import { WalletPanel } from './wallet-panel.tsx';
 import { Web3StatusBadge } from './web3-status-badge.tsx';
 
 /**
- * /user/web3-deposit: where to send USDT, then the transaction hash pasted and followed until it is
- * credited. Connecting a wallet from here comes later (behind one module of its own).
+ * /user/web3-deposit: where to send USDT; sent through a connected wallet (WalletPanel) or from any
+ * wallet with its transaction hash pasted; either way followed until it is credited.
  */
 export function Web3DepositPage({
   followId,
@@ -44,7 +44,7 @@ export function Web3DepositPage({
       ) : (
         <>
           <AddressCard config={config.data} />
-          <ConnectWallet config={config.data} />
+          <WalletPanel config={config.data} onSubmitted={onFollow} />
           <HashForm onSubmitted={onFollow} />
         </>
       )}
@@ -113,24 +113,6 @@ function AddressCard({ config }: { config: Web3Config }) {
   );
 }
 
-function ConnectWallet({ config }: { config: Web3Config }) {
-  const [explained, setExplained] = useState(false);
-  return (
-    <div className="stack">
-      <button type="button" className="button" onClick={() => setExplained(true)} aria-expanded={explained}>
-        Connect wallet
-      </button>
-      {explained ? (
-        <p className="notice" role="status" data-testid="web3-wallet-note">
-          {config.walletconnect_project_id
-            ? WEB3_MESSAGES.walletComingSoon
-            : WEB3_MESSAGES.walletNotConfigured}
-        </p>
-      ) : null}
-    </div>
-  );
-}
-
 function HashForm({ onSubmitted }: { onSubmitted: (id: string) => void }) {
   const queryClient = useQueryClient();
   const [txHash, setTxHash] = useState('');
@@ -158,7 +140,7 @@ function HashForm({ onSubmitted }: { onSubmitted: (id: string) => void }) {
 
   return (
     <form className="card form" onSubmit={send} noValidate aria-busy={busy}>
-      <h2>Paste your transaction</h2>
+      <h2>Or paste your transaction</h2>
       <MessageBanner banner={banner} />
       <FormField
         label="Transaction hash"
