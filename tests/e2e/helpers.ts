@@ -119,10 +119,13 @@ export async function signInByApi(request: APIRequestContext, member: Member): P
  * The run's admin, signed in through the API in the given request context, to arrange what a test
  * needs (credits, activation) without a browser. Use a context of its own: one person per cookie jar.
  */
-export async function signInAdminByApi(request: APIRequestContext): Promise<void> {
+export async function signInAdminByApi(
+  request: APIRequestContext,
+  admin: { email: string; password: string } = E2E_ADMIN,
+): Promise<void> {
   const response = await request.post('/api/v1/auth/adminsignin', {
     headers: { ...(await csrfHeaders(request)), 'X-Forwarded-For': nextClientAddress() },
-    data: { email: E2E_ADMIN.email, password: E2E_ADMIN.password },
+    data: { email: admin.email, password: admin.password },
   });
   expect(response.status(), await response.text()).toBe(200);
 }

@@ -30,13 +30,24 @@ async function freePort(): Promise<number> {
   });
 }
 
-export type OwnServer = { origin: string; clientDir: string; stop: () => Promise<void> };
+export type OwnServer = {
+  origin: string;
+  clientDir: string;
+  admin: { email: string; password: string };
+  stop: () => Promise<void>;
+};
+
+const OWN_ADMIN = { email: 'pwa-admin@example.com', password: 'Pwa-Admin-Pass-2026' };
 
 /**
  * A second server of the real app on a port of its own, serving a copy of the build that a test may
  * change (a "next deploy") while it runs, with its own data folder.
  */
-export async function startOwnServer(): Promise<OwnServer> {
+export async function startOwnServer({
+  env = {},
+}: {
+  env?: Record<string, string>;
+} = {}): Promise<OwnServer> {
   const root = mkdtempSync(join(tmpdir(), 'platform-pwa-'));
   const clientDir = join(root, 'client');
   cpSync(process.env.CLIENT_DIR ?? 'dist', clientDir, { recursive: true });
@@ -51,9 +62,10 @@ export async function startOwnServer(): Promise<OwnServer> {
       HOST: '127.0.0.1',
       CLIENT_DIR: clientDir,
       DATA_DIR: join(root, 'data'),
-      ADMIN_EMAIL: 'pwa-admin@example.com',
-      ADMIN_PASSWORD: 'Pwa-Admin-Pass-2026',
+      ADMIN_EMAIL: OWN_ADMIN.email,
+      ADMIN_PASSWORD: OWN_ADMIN.password,
       LOG_LEVEL: 'warn',
+      ...env,
     },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -81,6 +93,7 @@ export async function startOwnServer(): Promise<OwnServer> {
   return {
     origin,
     clientDir,
+    admin: OWN_ADMIN,
     stop: async () => {
       if (child.exitCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));

@@ -2,15 +2,14 @@ import { type QueryClient, queryOptions } from '@tanstack/react-query';
 import { formatCents } from '../../../shared/money.ts';
 import type {
   Web3Approve,
-  Web3Challenge,
   Web3Config,
   Web3Deposit,
   Web3DepositList,
   Web3DepositResult,
   Web3DepositStatus,
   Web3Settings,
-  Web3Wallet,
 } from '../../../shared/web3.ts';
+import type { Web3Challenge, Web3Wallet } from '../../../shared/web3-wallets.ts';
 import { api } from '../../lib/http.ts';
 import { newIdempotencyKey } from '../../lib/idempotency.ts';
 

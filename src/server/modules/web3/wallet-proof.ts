@@ -1,12 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { verifyMessage } from 'viem';
-import {
-  WEB3_MESSAGES,
-  WEB3_PROOF_TTL_MS,
-  type Web3Challenge,
-  type Web3ProofRequest,
-  type Web3Wallet,
-} from '../../../shared/web3.ts';
+import { WEB3_MESSAGES, WEB3_PROOF_TTL_MS } from '../../../shared/web3.ts';
+import type { Web3Challenge, Web3ProofRequest, Web3Wallet } from '../../../shared/web3-wallets.ts';
 import type { Db } from '../../db/database.ts';
 import { badRequest, conflict } from '../../http/errors.ts';
 import type { SessionUser } from '../../http/session.ts';

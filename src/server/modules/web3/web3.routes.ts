@@ -2,8 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import { errorBodySchema } from '../../../shared/errors.ts';
 import {
   web3ApproveSchema,
-  web3ChallengeRequestSchema,
-  web3ChallengeSchema,
   web3ConfigSchema,
   web3DepositDetailSchema,
   web3DepositIdParamsSchema,
@@ -11,12 +9,16 @@ import {
   web3DepositListSchema,
   web3DepositRequestSchema,
   web3DepositResultSchema,
-  web3ProofRequestSchema,
-  web3ProofResultSchema,
   web3RejectSchema,
   web3SettingsSchema,
-  web3WalletListSchema,
 } from '../../../shared/web3.ts';
+import {
+  web3ChallengeRequestSchema,
+  web3ChallengeSchema,
+  web3ProofRequestSchema,
+  web3ProofResultSchema,
+  web3WalletListSchema,
+} from '../../../shared/web3-wallets.ts';
 import type { Db } from '../../db/database.ts';
 import { defineRoute, idempotencyKeyOf } from '../../http/route.ts';
 import { issueChallenge, myWallets, proveWallet } from './wallet-proof.ts';

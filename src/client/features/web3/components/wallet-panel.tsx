@@ -22,6 +22,7 @@ import {
   web3DepositQuery,
 } from '../api.ts';
 import type { Wallet, WalletState } from '../wallet/wallet-connect.ts';
+import { CopyButton } from './copy-button.tsx';
 
 // Connecting a wallet on the deposit screen: connect (the WalletConnect module is downloaded only on
 // this press), switch to BNB Smart Chain, prove the address once by signing, then send USDT through
@@ -35,6 +36,8 @@ const short = (address: string) => `${address.slice(0, 6)}…${address.slice(-4)
 function walletErrorText(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
   if (text === 'closed') return 'Connection cancelled. Press Connect wallet to try again.';
+  if (text === 'unreachable')
+    return 'Could not reach the wallet connection service. Check your connection and try again, or send from your wallet and paste the transaction hash below.';
   if (/reject|denied|cancel/i.test(text)) return 'Your wallet declined the request.';
   return errorText(error);
 }
@@ -51,6 +54,7 @@ export function WalletPanel({
   const [busy, setBusy] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [explained, setExplained] = useState(false);
+  const [pairingUri, setPairingUri] = useState<string | null>(null);
 
   useEffect(() => (wallet ? wallet.subscribe(setState) : undefined), [wallet]);
 
@@ -79,6 +83,7 @@ export function WalletPanel({
         projectId: projectId as string,
         relayUrl: config.walletconnect_relay_url ?? undefined,
         chainId: WEB3_CHAIN_ID,
+        onUri: setPairingUri,
       });
       setWallet(connected);
       setState(connected.state);
@@ -86,6 +91,7 @@ export function WalletPanel({
       setProblem(walletErrorText(error));
     } finally {
       setBusy(null);
+      setPairingUri(null);
     }
   }
 
@@ -132,6 +138,21 @@ export function WalletPanel({
         <p role="status" aria-live="polite">
           {busy}
         </p>
+      ) : null}
+      {pairingUri ? (
+        <div className="stack">
+          <p className="muted">Or copy the connection link and paste it in your wallet app.</p>
+          <div className="web3-copy-row">
+            <input
+              className="web3-address"
+              readOnly
+              value={pairingUri}
+              aria-label="Connection link"
+              onFocus={(e) => e.target.select()}
+            />
+            <CopyButton text={pairingUri} label="Copy link" />
+          </div>
+        </div>
       ) : null}
       {problem ? (
         <p className="field-error" role="alert" data-testid="web3-wallet-problem">

@@ -18,6 +18,7 @@ import { QueryError } from '../../../ui/query-error.tsx';
 import { Spinner } from '../../../ui/spinner.tsx';
 import { useAutoClearBanner } from '../../../ui/use-auto-clear.ts';
 import { refreshAfterWeb3, submitWeb3Deposit, web3ConfigQuery, web3DepositQuery } from '../api.ts';
+import { CopyButton } from './copy-button.tsx';
 import { MyWeb3Deposits } from './my-web3-deposits.tsx';
 import { WalletPanel } from './wallet-panel.tsx';
 import { Web3StatusBadge } from './web3-status-badge.tsx';
@@ -55,27 +56,6 @@ export function Web3DepositPage({
         Deposit history
       </Link>
     </div>
-  );
-}
-
-function CopyButton({ text, label }: { text: string; label: string }) {
-  const [copied, setCopied] = useState(false);
-  return (
-    <button
-      type="button"
-      className="button small"
-      onClick={async () => {
-        try {
-          await navigator.clipboard.writeText(text);
-          setCopied(true);
-          setTimeout(() => setCopied(false), 2000);
-        } catch {
-          setCopied(false);
-        }
-      }}
-    >
-      {copied ? 'Copied' : label}
-    </button>
   );
 }
 

@@ -35,7 +35,21 @@ export type ConnectOptions = {
   relayUrl?: string;
   /** The chain a deposit needs, proposed first. */
   chainId: number;
+  /** The pairing link (wc:...), for wallets that take it pasted rather than scanned. */
+  onUri?: (uri: string) => void;
 };
+
+/** Reaching the relay and creating the pairing may take this long before the member is told. */
+const REACH_RELAY_MS = 20_000;
+
+/** Rejects with Error('unreachable') when `promise` has not settled in `ms`. */
+function within<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('unreachable')), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
 
 const METHODS = ['eth_sendTransaction', 'personal_sign', 'wallet_switchEthereumChain'];
 const EVENTS = ['chainChanged', 'accountsChanged'];
@@ -81,7 +95,7 @@ function signClient(options: ConnectOptions): Promise<SignClient> {
  * (desktop) or the wallets to open by deep link (phone). Rejects when the member closes the modal.
  */
 export async function connectWallet(options: ConnectOptions): Promise<Wallet> {
-  const client = await signClient(options);
+  const client = await within(signClient(options), REACH_RELAY_MS);
   const now = Date.now() / 1000;
   let session = client.session.getAll().find((s) => s.expiry > now && s.namespaces.eip155);
   if (!session) {
@@ -89,9 +103,11 @@ export async function connectWallet(options: ConnectOptions): Promise<Wallet> {
       `eip155:${options.chainId}`,
       ...WEB3_WALLET_CHAINS.filter((c) => c.id !== options.chainId).map((c) => `eip155:${c.id}`),
     ];
-    const { uri, approval } = await client.connect({
-      optionalNamespaces: { eip155: { chains, methods: METHODS, events: EVENTS } },
-    });
+    const { uri, approval } = await within(
+      client.connect({ optionalNamespaces: { eip155: { chains, methods: METHODS, events: EVENTS } } }),
+      REACH_RELAY_MS,
+    );
+    if (uri) options.onUri?.(uri);
     const modal = new WalletConnectModal({
       projectId: options.projectId,
       chains,

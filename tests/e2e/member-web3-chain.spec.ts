@@ -1,0 +1,125 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { devices, expect, test } from '@playwright/test';
+import { type Address, parseUnits } from 'viem';
+import { type EvmChain, startEvmChain } from '../helpers/evm-chain.ts';
+import { memberIdOf, newMember, registerByApi, signInAdminByApi, signInMember } from './helpers.ts';
+import { type OwnServer, startOwnServer } from './pwa-helpers.ts';
+
+// Issue 18 on a phone, against a real local chain (ganache, chain id 56, an ERC-20 of 18 decimals): a
+// server of its own reads receipts from it. The member's screens never download the wallet code until
+// Connect wallet is pressed on the deposit screen; a pasted hash of a real transfer is followed from
+// "Confirming n of 12" to credited as blocks are mined, and the Active Wallet shows it.
+
+const DEPOSIT_ADDRESS = '0x7e57000000000000000000000000000000000e0e' as Address;
+
+let chain: EvmChain;
+let token: Address;
+let server: OwnServer;
+
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  chain = await startEvmChain();
+  token = await chain.deployToken('USDT', 18);
+  server = await startOwnServer({
+    env: {
+      BSC_RPC_URL: chain.rpcUrl,
+      USDT_CONTRACT: token,
+      DEPOSIT_ADDRESS,
+      WEB3_POLL_MS: '0',
+      WALLETCONNECT_PROJECT_ID: 'e2e-project-id',
+    },
+  });
+});
+test.afterAll(async () => {
+  await server?.stop();
+  await chain?.stop();
+});
+
+/** The wallet module's file and every chunk it alone imports, from the build's manifest. */
+function walletChunks(): string[] {
+  type Chunk = { file: string; imports?: string[]; dynamicImports?: string[] };
+  const manifest: Record<string, Chunk> = JSON.parse(
+    readFileSync(join(server.clientDir, '.vite/manifest.json'), 'utf8'),
+  );
+  const key = 'src/client/features/web3/wallet/wallet-connect.ts';
+  const entry = manifest[key];
+  expect(entry, 'the wallet module is a chunk of its own').toBeDefined();
+  return [entry?.file ?? ''];
+}
+
+test('the wallet code loads only on Connect; a pasted hash of a real transfer is credited after 12 blocks', async ({
+  browser,
+}) => {
+  const context = await browser.newContext({ ...devices['Pixel 7'], baseURL: server.origin });
+  try {
+    const page = await context.newPage();
+    const scripts: string[] = [];
+    page.on('request', (req) => {
+      if (req.resourceType() === 'script') scripts.push(new URL(req.url()).pathname);
+    });
+    const [wallet] = walletChunks();
+    const walletLoaded = () => scripts.some((path) => path.endsWith(`/${wallet}`));
+
+    const member = newMember('chain');
+    await registerByApi(context.request, member);
+    // The member's saved BEP20 address is the chain's deployer, the sender of the transfer below
+    // (saved by support: usable at once).
+    const admin = await browser.newContext({ baseURL: server.origin });
+    try {
+      await signInAdminByApi(admin.request, server.admin);
+      const id = await memberIdOf(admin.request, member.email);
+      const csrf = await admin.request.get('/api/v1/auth/csrf');
+      const saved = await admin.request.put(`/api/v1/users/${id}`, {
+        headers: { 'X-XSRF-TOKEN': ((await csrf.json()) as { csrfToken: string }).csrfToken },
+        data: { bep20: chain.accounts.deployer },
+      });
+      expect(saved.status(), await saved.text()).toBe(200);
+    } finally {
+      await admin.close();
+    }
+
+    await page.goto('/');
+    await signInMember(page, member);
+    await expect(page.getByTestId('balance-business')).toHaveText('$0.00');
+    for (const path of ['/user/deposit-history', '/user/transfer', '/user/dashboard']) {
+      await page.goto(path);
+      await expect(page.getByRole('heading').first()).toBeVisible();
+    }
+    await page.goto('/user/web3-deposit');
+    await expect(page.getByRole('heading', { name: 'Deposit USDT on BNB Smart Chain' })).toBeVisible();
+    await expect(page.getByTestId('web3-deposit-address')).toHaveText(DEPOSIT_ADDRESS);
+    await expect(page.getByRole('button', { name: 'Connect wallet' })).toBeVisible();
+    expect(scripts.length).toBeGreaterThan(0);
+    expect(walletLoaded(), 'no member screen downloads the wallet code').toBe(false);
+
+    // A real transfer of 25.00 USDT, one block deep: pasted, it is confirming.
+    const hash = await chain.transfer(token, DEPOSIT_ADDRESS, parseUnits('25', 18));
+    await page.getByLabel('Transaction hash', { exact: true }).fill(hash);
+    await page.getByRole('button', { name: 'Submit' }).click();
+    const followed = page.getByTestId('web3-followed');
+    await expect(followed.locator('[data-status]')).toHaveText('Confirming 1 of 12');
+    await expect(followed.getByRole('progressbar', { name: 'Confirmations' })).toHaveAttribute('value', '1');
+    await expect(followed).toContainText('$25.00');
+
+    // Ten more blocks: 11 of 12, still not credited.
+    await chain.mine(10);
+    await expect(followed.locator('[data-status]')).toHaveText('Confirming 11 of 12', { timeout: 15_000 });
+    // The twelfth: credited, followed by itself (the screen asks again every few seconds).
+    await chain.mine(1);
+    await expect(followed.locator('[data-status]')).toHaveText('Credited', { timeout: 15_000 });
+    await expect(followed).toContainText('$25.00 was added to your Active Wallet.');
+    await page.goto('/user/dashboard');
+    await expect(page.getByTestId('balance-business')).toHaveText('$25.00');
+    await page.goto('/user/deposit-history');
+    await expect(page.getByText(hash)).toBeVisible();
+
+    // Only pressing Connect wallet downloads the wallet code.
+    await page.goto('/user/web3-deposit');
+    expect(walletLoaded()).toBe(false);
+    await page.getByRole('button', { name: 'Connect wallet' }).click();
+    await expect.poll(walletLoaded).toBe(true);
+  } finally {
+    await context.close();
+  }
+});
