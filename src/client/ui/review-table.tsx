@@ -50,6 +50,12 @@ export type ReviewAction<Row, S extends v.GenericSchema> = {
   send: (input: v.InferOutput<S>, row: Row) => Promise<{ message: string }>;
 };
 
+/** The status the list is filtered by; it lives in the address, so the screen's route keeps it. */
+export type StatusFilter<Status> = {
+  status: Status | undefined;
+  onStatus: (status: Status | undefined) => void;
+};
+
 type Decision<Row> = { row: Row; action: 'approve' | 'reject' };
 type TableProps<Row extends { id: string }> = Parameters<typeof DataTable<Row>>[0];
 
@@ -67,6 +73,8 @@ export function ReviewTable<
   query,
   table,
   filter,
+  status,
+  onStatus,
   canDecide,
   actionsClassName,
   summary,
@@ -78,20 +86,13 @@ export function ReviewTable<
   title: string;
   headingId: string;
   className?: string;
-  /** The request's columns, newest first by the one with the id `date`; the Action column (Approve and Reject) follows them. */
+  /** The request's columns, newest first by the one with the id `date`; Action (Approve, Reject) follows. */
   columns: DataColumn<Row>[];
   rows: Row[] | undefined;
   query: TableProps<Row>['status'];
   table: Omit<TableProps<Row>, 'caption' | 'columns' | 'rows' | 'rowKey' | 'status' | 'empty' | 'toolbar'>;
-  /** The status select; its value lives in the address, so the caller keeps it. */
-  filter: {
-    label: string;
-    name: string;
-    statuses: readonly Status[];
-    labels: Record<Status, string>;
-    value: Status | undefined;
-    onChange: (status: Status | undefined) => void;
-  };
+  /** The status select: its label and name, the statuses in order and what each is called. */
+  filter: { label: string; name: string; statuses: readonly Status[]; labels: Record<Status, string> };
   /** Whether the request still waits for an admin (it gets Approve and Reject). */
   canDecide: (row: Row) => boolean;
   actionsClassName: string;
@@ -101,7 +102,7 @@ export function ReviewTable<
   reject: ReviewAction<Row, Reject>;
   /** Reloads every list that shows these requests (and the balances a decision changes). */
   refresh: (queryClient: QueryClient) => Promise<unknown>;
-}) {
+} & StatusFilter<Status>) {
   const [deciding, setDeciding] = useState<Decision<Row> | null>(null);
   const [done, setDone] = useState<ActionNote>(null);
   const withActions = useMemo<DataColumn<Row>[]>(() => {
@@ -150,13 +151,13 @@ export function ReviewTable<
         rows={rows}
         rowKey={(row) => row.id}
         status={query}
-        empty={`No ${table.noun[1]}${filter.value ? ` with the status ${filter.labels[filter.value]}` : ''}.`}
+        empty={`No ${table.noun[1]}${status ? ` with the status ${filter.labels[status]}` : ''}.`}
         toolbar={
           <SelectField
             label={filter.label}
             name={filter.name}
-            value={filter.value ?? ''}
-            onChange={(e) => filter.onChange((e.target.value || undefined) as Status | undefined)}
+            value={status ?? ''}
+            onChange={(e) => onStatus((e.target.value || undefined) as Status | undefined)}
           >
             <option value="">All statuses</option>
             {filter.statuses.map((s) => (
@@ -206,7 +207,7 @@ function DecisionDialog<Row, Approve extends v.GenericSchema, Reject extends v.G
   const { errors, setErrors, busy, submit: submitWith } = useSchemaForm();
   const { offline } = useOffline();
   const approving = decision?.action === 'approve';
-  const fields = (approving ? approve : reject).fields;
+  const { title, explain, fields } = approving ? approve : reject;
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: a request opened starts with its action's form as new
   useEffect(() => {
@@ -227,7 +228,8 @@ function DecisionDialog<Row, Approve extends v.GenericSchema, Reject extends v.G
       },
       (text) => {
         setFailure(text);
-        // A 409 means someone decided it meanwhile: the list should say so.
+        // A 409 means someone decided it meanwhile (or the amount is not the one the chain showed): the
+        // list should say what the request is now.
         void refresh(queryClient);
       },
     );
@@ -242,15 +244,11 @@ function DecisionDialog<Row, Approve extends v.GenericSchema, Reject extends v.G
   }
 
   return (
-    <Modal
-      open={decision !== null}
-      title={(approving ? approve : reject).title}
-      onClose={() => (busy ? undefined : onClose())}
-    >
+    <Modal open={decision !== null} title={title} onClose={() => (busy ? undefined : onClose())}>
       {decision ? (
         <form className="form" onSubmit={submit} noValidate aria-busy={busy}>
           {summary(decision.row)}
-          {(approving ? approve : reject).explain?.(decision.row)}
+          {explain?.(decision.row)}
           {fields.map((field) => {
             const props = {
               label: field.label,

@@ -11,7 +11,7 @@ import {
 import { parseCents } from '../../../../shared/money.ts';
 import { formatDateTime, formatMoney } from '../../../lib/format.ts';
 import type { DataColumn } from '../../../ui/data-table.tsx';
-import { type ReviewAction, ReviewTable, reasonField } from '../../../ui/review-table.tsx';
+import { type ReviewAction, ReviewTable, reasonField, type StatusFilter } from '../../../ui/review-table.tsx';
 import { allDepositsQuery, decideDeposit, refreshAfterDeposit } from '../api.ts';
 import { DepositStatusBadge } from './deposit-status-badge.tsx';
 
@@ -116,14 +116,8 @@ const reject: ReviewAction<ManualDeposit, typeof depositDecisionSchema> = {
 };
 
 /** Manual deposits for an admin to approve (credits the Active Wallet once) or reject with a reason. */
-export function AdminManualDeposits({
-  status,
-  onStatus,
-}: {
-  status: DepositStatus | undefined;
-  onStatus: (status: DepositStatus | undefined) => void;
-}) {
-  const query = useQuery(allDepositsQuery(status));
+export function AdminManualDeposits(filter: StatusFilter<DepositStatus>) {
+  const query = useQuery(allDepositsQuery(filter.status));
   const [tableColumns] = useState(columns);
   return (
     <ReviewTable
@@ -145,9 +139,8 @@ export function AdminManualDeposits({
         name: 'manual-status',
         statuses: DEPOSIT_STATUSES,
         labels: DEPOSIT_STATUS_LABELS,
-        value: status,
-        onChange: onStatus,
       }}
+      {...filter}
       canDecide={pending}
       actionsClassName="deposit-actions"
       summary={(d) => (

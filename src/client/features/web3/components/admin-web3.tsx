@@ -14,7 +14,7 @@ import {
 import { formatDateTime, formatMoney } from '../../../lib/format.ts';
 import type { DataColumn } from '../../../ui/data-table.tsx';
 import { QueryError } from '../../../ui/query-error.tsx';
-import { type ReviewAction, ReviewTable, reasonField } from '../../../ui/review-table.tsx';
+import { type ReviewAction, ReviewTable, reasonField, type StatusFilter } from '../../../ui/review-table.tsx';
 import { Spinner } from '../../../ui/spinner.tsx';
 import {
   allWeb3DepositsQuery,
@@ -154,14 +154,8 @@ const reject: ReviewAction<Web3Deposit, typeof web3RejectSchema> = {
 };
 
 /** Every on-chain deposit; an admin approves (with the amount checked on chain) or rejects those waiting. */
-export function AdminWeb3Deposits({
-  status,
-  onStatus,
-}: {
-  status: Web3DepositStatus | undefined;
-  onStatus: (status: Web3DepositStatus | undefined) => void;
-}) {
-  const query = useQuery(allWeb3DepositsQuery(status));
+export function AdminWeb3Deposits(filter: StatusFilter<Web3DepositStatus>) {
+  const query = useQuery(allWeb3DepositsQuery(filter.status));
   const [tableColumns] = useState(columns);
   return (
     <ReviewTable
@@ -182,9 +176,8 @@ export function AdminWeb3Deposits({
         name: 'web3-status',
         statuses: WEB3_DEPOSIT_STATUSES,
         labels: WEB3_STATUS_LABELS,
-        value: status,
-        onChange: onStatus,
       }}
+      {...filter}
       canDecide={waiting}
       actionsClassName="web3-actions"
       summary={(d) => (
