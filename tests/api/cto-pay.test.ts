@@ -1,24 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionUser } from '../../src/server/http/session.ts';
 import { ctoPreview, payCto } from '../../src/server/modules/cto/cto.service.ts';
-import { findUserById } from '../../src/server/modules/users/users.repository.ts';
 import { CTO_MESSAGES as M, previousMonth } from '../../src/shared/cto.ts';
-import { type ApiClient, signedInAdminClient } from '../helpers/client.ts';
-import {
-  buy,
-  createPlan,
-  expectBooksBalanced,
-  type Member,
-  member,
-  workingCents,
-} from '../helpers/income.ts';
-import { ADMIN, startServer, type TestServer } from '../helpers/server.ts';
+import type { ApiClient } from '../helpers/client.ts';
+import { ctoWorld, nextMonth, thisMonth } from '../helpers/cto.ts';
+import { expectBooksBalanced, type Member, member, workingCents } from '../helpers/income.ts';
+import type { TestServer } from '../helpers/server.ts';
 
 // CTO (issue 17 item 4, RULES.md): 1% of a month's deposits, split equally among the members holding
 // the top two ranks of the reward ladder, paid once a month when an admin presses Pay: the month's row
-// is the unique key, so concurrent Pays pay once. Months that have not ended cannot be paid, so the
-// payment of this month's deposits is made through the service as of next month (the real service on
-// the real database, the clock moved on).
+// is the unique key, so concurrent Pays pay once. This month is paid as of next month (see helpers/cto.ts).
 
 let server: TestServer;
 let admin: ApiClient;
@@ -26,55 +17,15 @@ let adminSession: SessionUser;
 let diamond: Member;
 let gold: Member;
 let bronze: Member;
-const thisMonth = new Date().toISOString().slice(0, 7);
-const nextMonth = () => {
-  const now = new Date();
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 2));
-};
 
 beforeAll(async () => {
-  server = await startServer({ TRUST_PROXY: '127.0.0.1' });
-  admin = await signedInAdminClient(server.baseUrl);
-  const adminRow = await server.db
-    .selectFrom('users')
-    .select('id')
-    .where('email', '=', ADMIN.email)
-    .executeTakeFirstOrThrow();
-  adminSession = {
-    sessionId: 'cto-test',
-    expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
-    user: (await findUserById(server.db, adminRow.id)) ?? expect.unreachable(),
-  };
-  for (const [rank, business_needed] of [
-    ['Bronze', '100'],
-    ['Gold', '1000'],
-    ['Diamond', '5000'],
-  ])
-    expect((await admin.post('/rewards', { rank, business_needed, amount: '1' })).status).toBe(201);
-  const planId = await createPlan(admin, { roi_percent: '1', duration_days: 30 });
-  // Team business: diamond 6,000, gold 1,500, bronze 200.
-  diamond = await member(server, admin, undefined);
-  gold = await member(server, admin, undefined);
-  bronze = await member(server, admin, undefined);
-  for (const [sponsor, amount] of [
-    [diamond, '6000'],
-    [gold, '1500'],
-    [bronze, '200'],
-  ] as const) {
-    const down = await member(server, admin, sponsor, { business: amount });
-    await buy(down, planId, amount);
-  }
-  // Deposits this month: one manual deposit of 1,000.00, approved.
-  const payer = await member(server, admin, undefined);
-  const added = await payer.client.post('/deposite/add', { amount: '1000', tx_hash: `0x${'c'.repeat(64)}` });
-  expect(added.status, added.text).toBe(201);
-  const deposit = added.body.deposit;
-  const approved = await admin.put(`/deposite/${deposit.id}`, {
-    status: 'approved',
-    amount: '1000',
-    user_id: payer.id,
-  });
-  expect(approved.status, approved.text).toBe(200);
+  // Team business: diamond 6,000, gold 1,500, bronze 200. Deposits this month: 1,000.00.
+  ({
+    server,
+    admin,
+    adminSession,
+    leaders: [diamond, gold, bronze],
+  } = await ctoWorld({ teamBusiness: ['6000', '1500', '200'], deposit: '1000', sessionId: 'cto-test' }));
 });
 afterAll(async () => server?.stop());
 

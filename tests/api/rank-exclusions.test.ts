@@ -1,19 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionUser } from '../../src/server/http/session.ts';
 import { ctoPreview, payCto } from '../../src/server/modules/cto/cto.service.ts';
-import { findUserById } from '../../src/server/modules/users/users.repository.ts';
 import { CTO_MESSAGES } from '../../src/shared/cto.ts';
 import { EXCLUSION_MESSAGES as M } from '../../src/shared/rank-exclusions.ts';
-import { type ApiClient, signedInAdminClient } from '../helpers/client.ts';
-import {
-  buy,
-  createPlan,
-  expectBooksBalanced,
-  type Member,
-  member,
-  workingCents,
-} from '../helpers/income.ts';
-import { ADMIN, startServer, type TestServer } from '../helpers/server.ts';
+import type { ApiClient } from '../helpers/client.ts';
+import { ctoWorld, nextMonth, thisMonth } from '../helpers/cto.ts';
+import { expectBooksBalanced, type Member, workingCents } from '../helpers/income.ts';
+import type { TestServer } from '../helpers/server.ts';
 
 // The spec's DELETE /leadership/{id} and PUT /cto/{id} ("used as a delete"), RULES.md "Rewards, salary,
 // CTO, leadership": an admin's exclusions of a member, audited and undone by a restore. Leadership: off
@@ -29,11 +22,6 @@ let diamond: Member;
 let gold: Member;
 let silver: Member; // holds Gold too, with less business
 let bronze: Member;
-const thisMonth = new Date().toISOString().slice(0, 7);
-const nextMonth = () => {
-  const now = new Date();
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 2));
-};
 const del = (client: ApiClient, path: string) => client.request('DELETE', path);
 const leaderIds = async () =>
   (await admin.get('/leadership/list')).body.leaders.map((l: { user_id: string }) => l.user_id);
@@ -46,50 +34,19 @@ const auditOf = (action: string, userId: string) =>
     .execute();
 
 beforeAll(async () => {
-  server = await startServer({ TRUST_PROXY: '127.0.0.1' });
-  admin = await signedInAdminClient(server.baseUrl);
-  const adminRow = await server.db
-    .selectFrom('users')
-    .select('id')
-    .where('email', '=', ADMIN.email)
-    .executeTakeFirstOrThrow();
-  adminId = adminRow.id;
-  adminSession = {
+  // Team business: diamond 6,000, gold 1,500, silver 1,200 (Gold), bronze 200. Deposits this month:
+  // 900.00, so the pool is 9.00 (3.00 each among three, 4.50 each among two).
+  ({
+    server,
+    admin,
+    adminId,
+    adminSession,
+    leaders: [diamond, gold, silver, bronze],
+  } = await ctoWorld({
+    teamBusiness: ['6000', '1500', '1200', '200'],
+    deposit: '900',
     sessionId: 'exclusions-test',
-    expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
-    user: (await findUserById(server.db, adminId)) ?? expect.unreachable(),
-  };
-  for (const [rank, business_needed] of [
-    ['Bronze', '100'],
-    ['Gold', '1000'],
-    ['Diamond', '5000'],
-  ])
-    expect((await admin.post('/rewards', { rank, business_needed, amount: '1' })).status).toBe(201);
-  const planId = await createPlan(admin, { roi_percent: '1', duration_days: 30 });
-  // Team business: diamond 6,000, gold 1,500, silver 1,200 (Gold), bronze 200.
-  diamond = await member(server, admin, undefined);
-  gold = await member(server, admin, undefined);
-  silver = await member(server, admin, undefined);
-  bronze = await member(server, admin, undefined);
-  for (const [sponsor, amount] of [
-    [diamond, '6000'],
-    [gold, '1500'],
-    [silver, '1200'],
-    [bronze, '200'],
-  ] as const) {
-    const down = await member(server, admin, sponsor, { business: amount });
-    await buy(down, planId, amount);
-  }
-  // Deposits this month: 900.00, so the pool is 9.00 (3.00 each among three, 4.50 each among two).
-  const payer = await member(server, admin, undefined);
-  const added = await payer.client.post('/deposite/add', { amount: '900', tx_hash: `0x${'d'.repeat(64)}` });
-  expect(added.status, added.text).toBe(201);
-  const approved = await admin.put(`/deposite/${added.body.deposit.id}`, {
-    status: 'approved',
-    amount: '900',
-    user_id: payer.id,
-  });
-  expect(approved.status, approved.text).toBe(200);
+  }));
 });
 afterAll(async () => server?.stop());
 

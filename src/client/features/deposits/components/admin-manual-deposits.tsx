@@ -1,6 +1,6 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import '../deposits.css';
-import { type FormEvent, useEffect, useState } from 'react';
+import { useState } from 'react';
 import {
   DEPOSIT_STATUS_LABELS,
   DEPOSIT_STATUSES,
@@ -10,18 +10,12 @@ import {
 } from '../../../../shared/deposits.ts';
 import { parseCents } from '../../../../shared/money.ts';
 import { formatDateTime, formatMoney } from '../../../lib/format.ts';
-import { useOffline } from '../../../lib/offline.ts';
-import { useSchemaForm } from '../../../lib/use-schema-form.ts';
-import { type DataColumn, DataTable } from '../../../ui/data-table.tsx';
-import { SelectField, TextAreaField } from '../../../ui/form-field.tsx';
-import { Modal } from '../../../ui/modal.tsx';
-import { MoneyOfflineNote } from '../../../ui/offline-notice.tsx';
+import type { DataColumn } from '../../../ui/data-table.tsx';
+import { type ReviewAction, ReviewTable, reasonField, type StatusFilter } from '../../../ui/review-table.tsx';
 import { allDepositsQuery, decideDeposit, refreshAfterDeposit } from '../api.ts';
 import { DepositStatusBadge } from './deposit-status-badge.tsx';
 
-type Decision = { deposit: ManualDeposit; status: 'approved' | 'rejected' };
-
-function columns(onDecide: (d: Decision) => void): DataColumn<ManualDeposit>[] {
+function columns(): DataColumn<ManualDeposit>[] {
   return [
     {
       id: 'date',
@@ -86,200 +80,78 @@ function columns(onDecide: (d: Decision) => void): DataColumn<ManualDeposit>[] {
       sortValue: (d) => DEPOSIT_STATUS_LABELS[d.status],
       csv: (d) => d.status,
     },
-    {
-      id: 'action',
-      header: 'Action',
-      cell: (d) =>
-        d.status === 'pending' ? (
-          <div className="deposit-actions">
-            <button
-              type="button"
-              className="button small primary"
-              onClick={() => onDecide({ deposit: d, status: 'approved' })}
-            >
-              Approve
-            </button>
-            <button
-              type="button"
-              className="button small danger"
-              onClick={() => onDecide({ deposit: d, status: 'rejected' })}
-            >
-              Reject
-            </button>
-          </div>
-        ) : null,
-    },
   ];
 }
 
-/** Manual deposits for an admin to approve (credits the Active Wallet once) or reject with a reason. */
-export function AdminManualDeposits({
+const pending = (d: ManualDeposit) => d.status === 'pending';
+
+// The amount is the one the member reported: to credit another, the admin rejects with a reason.
+const decision = (status: 'approved' | 'rejected', d: ManualDeposit, reason?: string) => ({
   status,
-  onStatus,
-}: {
-  status: DepositStatus | undefined;
-  onStatus: (status: DepositStatus | undefined) => void;
-}) {
-  const query = useQuery(allDepositsQuery(status));
-  const [deciding, setDeciding] = useState<Decision | null>(null);
-  const [done, setDone] = useState('');
-  const [tableColumns] = useState(() =>
-    columns((decision) => {
-      setDone('');
-      setDeciding(decision);
-    }),
-  );
+  amount: d.amount,
+  user_id: d.user_id,
+  ...(status === 'rejected' ? { reason } : {}),
+});
 
+const approve: ReviewAction<ManualDeposit, typeof depositDecisionSchema> = {
+  title: 'Approve deposit',
+  explain: (d) => (
+    <p>
+      Approving adds {formatMoney(d.amount)} to the member’s Active Wallet, once. To credit another amount,
+      reject it with a reason instead.
+    </p>
+  ),
+  fields: [],
+  schema: depositDecisionSchema,
+  toInput: (_, d) => decision('approved', d),
+  send: (input, d) => decideDeposit(d.id, input),
+};
+
+const reject: ReviewAction<ManualDeposit, typeof depositDecisionSchema> = {
+  title: 'Reject deposit',
+  fields: [reasonField('Reason (shown to the member)')],
+  schema: depositDecisionSchema,
+  toInput: ({ reason }, d) => decision('rejected', d, reason),
+  send: (input, d) => decideDeposit(d.id, input),
+};
+
+/** Manual deposits for an admin to approve (credits the Active Wallet once) or reject with a reason. */
+export function AdminManualDeposits(filter: StatusFilter<DepositStatus>) {
+  const query = useQuery(allDepositsQuery(filter.status));
+  const [tableColumns] = useState(columns);
   return (
-    <section className="card admin-deposits" aria-labelledby="manual-deposits-title">
-      <h2 id="manual-deposits-title">Manual deposits</h2>
-      {done ? (
-        <p className="notice" role="status">
-          {done}
+    <ReviewTable
+      title="Manual deposits"
+      headingId="manual-deposits-title"
+      className="card admin-deposits"
+      columns={tableColumns}
+      rows={query.data?.deposits}
+      query={query}
+      table={{
+        rowProps: (d) => ({ 'data-deposit-id': d.id, 'data-status': d.status }),
+        noun: ['manual deposit', 'manual deposits'],
+        testId: 'admin-manual-deposits',
+        searchLabel: 'Search by member or hash',
+        csvName: 'manual-deposits',
+      }}
+      filter={{
+        label: 'Filter manual deposits',
+        name: 'manual-status',
+        statuses: DEPOSIT_STATUSES,
+        labels: DEPOSIT_STATUS_LABELS,
+      }}
+      {...filter}
+      canDecide={pending}
+      actionsClassName="deposit-actions"
+      summary={(d) => (
+        <p>
+          {d.fullname} ({d.email}) reports a deposit of {formatMoney(d.amount)}, transaction{' '}
+          <span className="deposit-hash">{d.tx_hash}</span>.
         </p>
-      ) : null}
-      <DataTable
-        caption="Manual deposits"
-        columns={tableColumns}
-        rows={query.data?.deposits}
-        rowKey={(d) => d.id}
-        rowProps={(d) => ({ 'data-deposit-id': d.id, 'data-status': d.status })}
-        status={query}
-        empty={`No manual deposits${status ? ` with the status ${DEPOSIT_STATUS_LABELS[status]}` : ''}.`}
-        noun={['manual deposit', 'manual deposits']}
-        testId="admin-manual-deposits"
-        searchLabel="Search by member or hash"
-        csvName="manual-deposits"
-        initialSort={{ id: 'date', desc: true }}
-        pageSize={25}
-        toolbar={
-          <SelectField
-            label="Filter manual deposits"
-            name="manual-status"
-            value={status ?? ''}
-            onChange={(e) => onStatus((e.target.value || undefined) as DepositStatus | undefined)}
-          >
-            <option value="">All statuses</option>
-            {DEPOSIT_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {DEPOSIT_STATUS_LABELS[s]}
-              </option>
-            ))}
-          </SelectField>
-        }
-      />
-      <DecisionDialog
-        decision={deciding}
-        onClose={() => setDeciding(null)}
-        onDecided={(message) => {
-          setDeciding(null);
-          setDone(message);
-        }}
-      />
-    </section>
-  );
-}
-
-function DecisionDialog({
-  decision,
-  onClose,
-  onDecided,
-}: {
-  decision: Decision | null;
-  onClose: () => void;
-  onDecided: (message: string) => void;
-}) {
-  const queryClient = useQueryClient();
-  const [reason, setReason] = useState('');
-  const [failure, setFailure] = useState('');
-  const { errors, setErrors, busy, submit: submitWith } = useSchemaForm();
-  const { offline } = useOffline();
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: a new deposit opened starts with an empty form
-  useEffect(() => {
-    setReason('');
-    setFailure('');
-    setErrors({});
-  }, [decision, setErrors]);
-
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    if (!decision || offline) return;
-    const { deposit, status } = decision;
-    setFailure('');
-    void submitWith(
-      depositDecisionSchema,
-      {
-        status,
-        amount: deposit.amount,
-        user_id: deposit.user_id,
-        ...(status === 'rejected' ? { reason } : {}),
-      },
-      async (input) => {
-        const { message } = await decideDeposit(deposit.id, input);
-        void refreshAfterDeposit(queryClient);
-        onDecided(message);
-      },
-      (text) => {
-        setFailure(text);
-        // A 409 means someone decided it meanwhile: the list should say so.
-        void refreshAfterDeposit(queryClient);
-      },
-    );
-  }
-
-  const approve = decision?.status === 'approved';
-  return (
-    <Modal
-      open={decision !== null}
-      title={approve ? 'Approve deposit' : 'Reject deposit'}
-      onClose={() => (busy ? undefined : onClose())}
-    >
-      {decision ? (
-        <form className="form" onSubmit={submit} noValidate aria-busy={busy}>
-          <p>
-            {decision.deposit.fullname} ({decision.deposit.email}) reports a deposit of{' '}
-            {formatMoney(decision.deposit.amount)}, transaction{' '}
-            <span className="deposit-hash">{decision.deposit.tx_hash}</span>.
-          </p>
-          {approve ? (
-            <p>
-              Approving adds {formatMoney(decision.deposit.amount)} to the member’s Active Wallet, once. To
-              credit another amount, reject it with a reason instead.
-            </p>
-          ) : (
-            <TextAreaField
-              label="Reason (shown to the member)"
-              name="reason"
-              rows={3}
-              maxLength={500}
-              value={reason}
-              onChange={(e) => setReason(e.target.value)}
-              error={errors.reason}
-              hint="3 to 500 characters"
-              disabled={busy}
-            />
-          )}
-          {failure ? (
-            <p className="field-error" role="alert">
-              {failure}
-            </p>
-          ) : null}
-          <MoneyOfflineNote />
-          <div className="modal-actions">
-            <button type="button" className="button" onClick={onClose} disabled={busy}>
-              Go back
-            </button>
-            <button
-              type="submit"
-              className={`button ${approve ? 'primary' : 'danger'}`}
-              disabled={busy || offline}
-            >
-              {busy ? 'Saving...' : approve ? 'Approve and credit' : 'Reject'}
-            </button>
-          </div>
-        </form>
-      ) : null}
-    </Modal>
+      )}
+      approve={approve}
+      reject={reject}
+      refresh={refreshAfterDeposit}
+    />
   );
 }

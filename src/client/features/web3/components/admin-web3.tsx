@@ -1,6 +1,6 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import '../web3.css';
-import { type FormEvent, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { parseCents } from '../../../../shared/money.ts';
 import {
   WEB3_DEPOSIT_STATUSES,
@@ -12,13 +12,9 @@ import {
   web3RejectSchema,
 } from '../../../../shared/web3.ts';
 import { formatDateTime, formatMoney } from '../../../lib/format.ts';
-import { useOffline } from '../../../lib/offline.ts';
-import { useSchemaForm } from '../../../lib/use-schema-form.ts';
-import { type DataColumn, DataTable } from '../../../ui/data-table.tsx';
-import { FormField, SelectField, TextAreaField } from '../../../ui/form-field.tsx';
-import { Modal } from '../../../ui/modal.tsx';
-import { MoneyOfflineNote } from '../../../ui/offline-notice.tsx';
+import type { DataColumn } from '../../../ui/data-table.tsx';
 import { QueryError } from '../../../ui/query-error.tsx';
+import { type ReviewAction, ReviewTable, reasonField, type StatusFilter } from '../../../ui/review-table.tsx';
 import { Spinner } from '../../../ui/spinner.tsx';
 import {
   allWeb3DepositsQuery,
@@ -29,7 +25,6 @@ import {
 } from '../api.ts';
 import { Web3StatusBadge } from './web3-status-badge.tsx';
 
-type Decision = { deposit: Web3Deposit; action: 'approve' | 'reject' };
 const waiting = (d: Web3Deposit) => d.status === 'awaiting_admin' || d.status === 'pending';
 
 /** The settings in use (GET /web3/settings). */
@@ -62,7 +57,21 @@ export function Web3SettingsCard() {
   );
 }
 
-function columns(onDecide: (d: Decision) => void): DataColumn<Web3Deposit>[] {
+/** The transaction on the block explorer, where the admin checks it before deciding. */
+function TxLink({ hash }: { hash: string }) {
+  return (
+    <a
+      className="web3-address"
+      href={`${WEB3_EXPLORER_TX_URL}${hash}`}
+      target="_blank"
+      rel="noopener noreferrer"
+    >
+      {hash}
+    </a>
+  );
+}
+
+function columns(): DataColumn<Web3Deposit>[] {
   return [
     {
       id: 'date',
@@ -99,16 +108,7 @@ function columns(onDecide: (d: Decision) => void): DataColumn<Web3Deposit>[] {
     {
       id: 'hash',
       header: 'Transaction',
-      cell: (d) => (
-        <a
-          className="web3-address"
-          href={`${WEB3_EXPLORER_TX_URL}${d.tx_hash}`}
-          target="_blank"
-          rel="noopener noreferrer"
-        >
-          {d.tx_hash}
-        </a>
-      ),
+      cell: (d) => <TxLink hash={d.tx_hash} />,
       searchText: (d) => d.tx_hash,
       csv: (d) => d.tx_hash,
     },
@@ -124,220 +124,71 @@ function columns(onDecide: (d: Decision) => void): DataColumn<Web3Deposit>[] {
       sortValue: (d) => WEB3_STATUS_LABELS[d.status],
       csv: (d) => d.status,
     },
-    {
-      id: 'action',
-      header: 'Action',
-      cell: (d) =>
-        waiting(d) ? (
-          <div className="web3-actions">
-            <button
-              type="button"
-              className="button small primary"
-              onClick={() => onDecide({ deposit: d, action: 'approve' })}
-            >
-              Approve
-            </button>
-            <button
-              type="button"
-              className="button small danger"
-              onClick={() => onDecide({ deposit: d, action: 'reject' })}
-            >
-              Reject
-            </button>
-          </div>
-        ) : null,
-    },
   ];
 }
 
+const approve: ReviewAction<Web3Deposit, typeof web3ApproveSchema> = {
+  title: 'Approve on-chain deposit',
+  fields: [
+    {
+      name: 'amount',
+      label: 'Amount received (USD)',
+      inputMode: 'decimal',
+      hint: 'The USDT the transaction sent to the deposit address; credited to the Active Wallet once',
+      initial: (d) => d.amount ?? '',
+    },
+    reasonField('Note (optional)'),
+  ],
+  schema: web3ApproveSchema,
+  // The server answers 409 unless the amount is the one the chain showed (when it showed one).
+  toInput: ({ amount, reason = '' }) => ({ amount, ...(reason.trim() ? { reason } : {}) }),
+  send: (input, d) => approveWeb3Deposit(d.id, input),
+};
+
+const reject: ReviewAction<Web3Deposit, typeof web3RejectSchema> = {
+  title: 'Reject on-chain deposit',
+  fields: [reasonField('Reason (shown to the member)')],
+  schema: web3RejectSchema,
+  toInput: ({ reason }) => ({ reason }),
+  send: (input, d) => rejectWeb3Deposit(d.id, input.reason),
+};
+
 /** Every on-chain deposit; an admin approves (with the amount checked on chain) or rejects those waiting. */
-export function AdminWeb3Deposits({
-  status,
-  onStatus,
-}: {
-  status: Web3DepositStatus | undefined;
-  onStatus: (status: Web3DepositStatus | undefined) => void;
-}) {
-  const query = useQuery(allWeb3DepositsQuery(status));
-  const [deciding, setDeciding] = useState<Decision | null>(null);
-  const [done, setDone] = useState('');
-  const [tableColumns] = useState(() =>
-    columns((decision) => {
-      setDone('');
-      setDeciding(decision);
-    }),
-  );
+export function AdminWeb3Deposits(filter: StatusFilter<Web3DepositStatus>) {
+  const query = useQuery(allWeb3DepositsQuery(filter.status));
+  const [tableColumns] = useState(columns);
   return (
-    <section className="card" aria-labelledby="web3-deposits-title">
-      <h2 id="web3-deposits-title">On-chain deposits</h2>
-      {done ? (
-        <p className="notice" role="status">
-          {done}
+    <ReviewTable
+      title="On-chain deposits"
+      headingId="web3-deposits-title"
+      columns={tableColumns}
+      rows={query.data?.deposits}
+      query={query}
+      table={{
+        rowProps: (d) => ({ 'data-deposit-id': d.id, 'data-status': d.status }),
+        noun: ['on-chain deposit', 'on-chain deposits'],
+        testId: 'admin-web3-deposits',
+        searchLabel: 'Search by member or hash',
+        csvName: 'on-chain-deposits',
+      }}
+      filter={{
+        label: 'Filter by status',
+        name: 'web3-status',
+        statuses: WEB3_DEPOSIT_STATUSES,
+        labels: WEB3_STATUS_LABELS,
+      }}
+      {...filter}
+      canDecide={waiting}
+      actionsClassName="web3-actions"
+      summary={(d) => (
+        <p>
+          {d.fullname} ({d.username}) sent transaction <TxLink hash={d.tx_hash} />. Check it on the block
+          explorer first.
         </p>
-      ) : null}
-      <DataTable
-        caption="On-chain deposits"
-        columns={tableColumns}
-        rows={query.data?.deposits}
-        rowKey={(d) => d.id}
-        rowProps={(d) => ({ 'data-deposit-id': d.id, 'data-status': d.status })}
-        status={query}
-        empty={`No on-chain deposits${status ? ` with the status ${WEB3_STATUS_LABELS[status]}` : ''}.`}
-        noun={['on-chain deposit', 'on-chain deposits']}
-        testId="admin-web3-deposits"
-        searchLabel="Search by member or hash"
-        csvName="on-chain-deposits"
-        initialSort={{ id: 'date', desc: true }}
-        pageSize={25}
-        toolbar={
-          <SelectField
-            label="Filter by status"
-            name="web3-status"
-            value={status ?? ''}
-            onChange={(e) => onStatus((e.target.value || undefined) as Web3DepositStatus | undefined)}
-          >
-            <option value="">All statuses</option>
-            {WEB3_DEPOSIT_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {WEB3_STATUS_LABELS[s]}
-              </option>
-            ))}
-          </SelectField>
-        }
-      />
-      <DecisionDialog
-        decision={deciding}
-        onClose={() => setDeciding(null)}
-        onDecided={(message) => {
-          setDeciding(null);
-          setDone(message);
-        }}
-      />
-    </section>
-  );
-}
-
-function DecisionDialog({
-  decision,
-  onClose,
-  onDecided,
-}: {
-  decision: Decision | null;
-  onClose: () => void;
-  onDecided: (message: string) => void;
-}) {
-  const queryClient = useQueryClient();
-  const [amount, setAmount] = useState('');
-  const [reason, setReason] = useState('');
-  const [failure, setFailure] = useState('');
-  const { errors, setErrors, busy, submit: submitWith } = useSchemaForm();
-  const { offline } = useOffline();
-
-  useEffect(() => {
-    setAmount(decision?.deposit.amount ?? '');
-    setReason('');
-    setFailure('');
-    setErrors({});
-  }, [decision, setErrors]);
-
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    if (!decision || offline) return;
-    const { deposit, action } = decision;
-    setFailure('');
-    const onError = (text: string) => {
-      setFailure(text);
-      // A 409 means someone decided it meanwhile: the list should say so.
-      void refreshAfterWeb3(queryClient);
-    };
-    if (action === 'approve')
-      void submitWith(
-        web3ApproveSchema,
-        { amount, ...(reason.trim() ? { reason } : {}) },
-        async (input) => {
-          const { message } = await approveWeb3Deposit(deposit.id, input);
-          void refreshAfterWeb3(queryClient);
-          onDecided(message);
-        },
-        onError,
-      );
-    else
-      void submitWith(
-        web3RejectSchema,
-        { reason },
-        async (input) => {
-          const { message } = await rejectWeb3Deposit(deposit.id, input.reason);
-          void refreshAfterWeb3(queryClient);
-          onDecided(message);
-        },
-        onError,
-      );
-  }
-
-  const approve = decision?.action === 'approve';
-  return (
-    <Modal
-      open={decision !== null}
-      title={approve ? 'Approve on-chain deposit' : 'Reject on-chain deposit'}
-      onClose={() => (busy ? undefined : onClose())}
-    >
-      {decision ? (
-        <form className="form" onSubmit={submit} noValidate aria-busy={busy}>
-          <p>
-            {decision.deposit.fullname} ({decision.deposit.username}) sent transaction{' '}
-            <a
-              className="web3-address"
-              href={`${WEB3_EXPLORER_TX_URL}${decision.deposit.tx_hash}`}
-              target="_blank"
-              rel="noopener noreferrer"
-            >
-              {decision.deposit.tx_hash}
-            </a>
-            . Check it on the block explorer first.
-          </p>
-          {approve ? (
-            <FormField
-              label="Amount received (USD)"
-              name="amount"
-              inputMode="decimal"
-              value={amount}
-              onChange={(e) => setAmount(e.target.value)}
-              error={errors.amount}
-              hint="The USDT the transaction sent to the deposit address; credited to the Active Wallet once"
-              disabled={busy}
-            />
-          ) : null}
-          <TextAreaField
-            label={approve ? 'Note (optional)' : 'Reason (shown to the member)'}
-            name="reason"
-            rows={3}
-            maxLength={500}
-            value={reason}
-            onChange={(e) => setReason(e.target.value)}
-            error={errors.reason}
-            hint="3 to 500 characters"
-            disabled={busy}
-          />
-          {failure ? (
-            <p className="field-error" role="alert">
-              {failure}
-            </p>
-          ) : null}
-          <MoneyOfflineNote />
-          <div className="modal-actions">
-            <button type="button" className="button" onClick={onClose} disabled={busy}>
-              Go back
-            </button>
-            <button
-              type="submit"
-              className={`button ${approve ? 'primary' : 'danger'}`}
-              disabled={busy || offline}
-            >
-              {busy ? 'Saving...' : approve ? 'Approve and credit' : 'Reject'}
-            </button>
-          </div>
-        </form>
-      ) : null}
-    </Modal>
+      )}
+      approve={approve}
+      reject={reject}
+      refresh={refreshAfterWeb3}
+    />
   );
 }
