@@ -1,5 +1,4 @@
 import { MAX_TRANSFER_AMOUNT_CENTS } from '../shared/constants.ts';
-import { DAILY_TRANSFER_LIMIT_CENTS, TRANSFER_REVIEW_THRESHOLD_CENTS } from '../shared/transfers.ts';
 
 // Every sentence of the landing page. Honest by rule: nothing here promises or implies a return, the
 // risk is named plainly, and what the product does is described as it is built (docs/rules.md).
@@ -73,7 +72,7 @@ export const HOW_IT_WORKS = {
     {
       icon: 'transfer',
       title: 'Transfers between members',
-      text: `Send up to ${dollars(MAX_TRANSFER_AMOUNT_CENTS)} per transfer and ${dollars(DAILY_TRANSFER_LIMIT_CENTS)} a day to other members. Transfers of ${dollars(TRANSFER_REVIEW_THRESHOLD_CENTS)} or more wait for a review by our team.`,
+      text: `Send up to ${dollars(MAX_TRANSFER_AMOUNT_CENTS)} per transfer to other members, within a daily limit shown on your transfer screen. Large transfers wait for a review by our team.`,
     },
     {
       icon: 'people',
@@ -142,7 +141,7 @@ export const FAQ = {
     },
     {
       question: 'Can I send money to another member?',
-      answer: `Yes, from either of your wallets: up to ${dollars(MAX_TRANSFER_AMOUNT_CENTS)} per transfer and ${dollars(DAILY_TRANSFER_LIMIT_CENTS)} a day. Transfers of ${dollars(TRANSFER_REVIEW_THRESHOLD_CENTS)} or more are checked by our team first.`,
+      answer: `Yes, from either of your wallets: up to ${dollars(MAX_TRANSFER_AMOUNT_CENTS)} per transfer, within a daily limit your transfer screen shows. Large transfers are checked by our team first.`,
     },
     {
       question: 'How is my account protected?',

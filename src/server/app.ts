@@ -38,6 +38,7 @@ import { loadOrCreateVapidKeys } from './modules/push/vapid-keys.ts';
 import { registerLeadershipRoutes } from './modules/rewards/leadership.routes.ts';
 import { registerRewardsRoutes } from './modules/rewards/rewards.routes.ts';
 import { registerSalaryRoutes } from './modules/salary/salary.routes.ts';
+import { registerSettingsRoutes } from './modules/settings/settings.routes.ts';
 import { registerTeamRoutes } from './modules/team/team.routes.ts';
 import { registerTicketsRoutes } from './modules/tickets/tickets.routes.ts';
 import { registerCodesRoutes } from './modules/topups/codes.routes.ts';
@@ -104,17 +105,20 @@ export async function buildApp(config: Config): Promise<App> {
   });
   // helmet itself rather than its Fastify plugin: the plugin builds helmet's middleware anew for every
   // request (npm run bench).
+  const wallet = walletConnectSources(config.web3);
   const securityHeaders = helmet({
-    // Everything is served from our own origin: no inline script, no third-party host.
+    // Everything is served from our own origin: no inline script, no third-party host, except, with a
+    // WalletConnect project id, the hosts the deposit screen's wallet connection talks to.
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'"],
         styleSrc: ["'self'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
+        imgSrc: ["'self'", 'data:', 'blob:', ...wallet.img],
         fontSrc: ["'self'"],
-        connectSrc: ["'self'"],
+        connectSrc: ["'self'", ...wallet.connect],
+        ...(wallet.frame.length ? { frameSrc: ["'self'", ...wallet.frame] } : {}),
         manifestSrc: ["'self'"],
         workerSrc: ["'self'"],
         objectSrc: ["'none'"],
@@ -168,6 +172,7 @@ export async function buildApp(config: Config): Promise<App> {
       registerAuthRoutes(api, { db, csrf, cookies, box: totpBox });
       registerSessionsRoutes(api, { db });
       registerTwoFactorRoutes(api, { db, box: totpBox });
+      registerSettingsRoutes(api, { db });
       registerUsersRoutes(api, { db });
       registerAuditRoutes(api, { db });
       registerWalletsRoutes(api, { db });
@@ -202,4 +207,22 @@ export async function buildApp(config: Config): Promise<App> {
   registerPayments(app, db, config);
   await registerClient(app, config.clientDir);
   return { app, db, dialect };
+}
+
+/**
+ * The hosts the WalletConnect module (src/client/features/web3/wallet) reaches, none without a project
+ * id: the relay (WalletConnect's, or WALLETCONNECT_RELAY_URL), the modal's wallet list and its images,
+ * and the verify frame that tells a wallet which site asks.
+ */
+function walletConnectSources(web3: Config['web3']): { connect: string[]; img: string[]; frame: string[] } {
+  if (!web3.walletConnectProjectId) return { connect: [], img: [], frame: [] };
+  const relay = web3.walletConnectRelayUrl
+    ? [new URL(web3.walletConnectRelayUrl).origin]
+    : ['wss://relay.walletconnect.org', 'wss://relay.walletconnect.com'];
+  const explorer = 'https://explorer-api.walletconnect.com';
+  return {
+    connect: [...relay, explorer],
+    img: [explorer],
+    frame: ['https://verify.walletconnect.org', 'https://verify.walletconnect.com'],
+  };
 }

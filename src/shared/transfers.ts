@@ -8,9 +8,15 @@ export { DASHBOARD_TABS, HISTORY_TABS };
 // Member-to-member transfers (spec 2 "Transfer form" / "Transfer dashboard", spec 5, RULES.md
 // "Internal transfers"). The form and the server validate with the same schema.
 
-/** RULES.md defaults: at or above the review threshold a transfer waits for an admin; a member sends at most the daily limit to others per UTC day. */
-export const TRANSFER_REVIEW_THRESHOLD_CENTS = 500_000;
-export const DAILY_TRANSFER_LIMIT_CENTS = 2_500_000;
+/**
+ * A limit as people write it: "$25,000", or "$2,500.50" with cents. At or above the review threshold a
+ * transfer waits for an admin; a member sends at most the daily limit to others per UTC day: both are
+ * settings (shared/settings.ts), so the messages that name them are functions of their value.
+ */
+export function limitText(cents: number): string {
+  const whole = Math.trunc(cents / 100).toLocaleString('en-US');
+  return cents % 100 === 0 ? `$${whole}` : `$${whole}.${String(cents % 100).padStart(2, '0')}`;
+}
 
 export const TRANSFER_MESSAGES = {
   amountMax: 'Amount cannot exceed $10,000',
@@ -26,12 +32,14 @@ export const TRANSFER_MESSAGES = {
   failedTitle: 'Transfer Failed',
   failedText: 'Something went wrong. Please try again.',
   sent: 'Transfer completed',
-  pendingReview: 'Transfer submitted: amounts of $5,000 or more wait for an admin review',
+  pendingReview: (thresholdCents: number) =>
+    `Transfer submitted: amounts of ${limitText(thresholdCents)} or more wait for an admin review`,
   notYourAccount: 'You can only send money from your own account',
   senderInactive: 'Only active accounts can send transfers',
   recipientNotFound: 'Recipient not found',
   recipientBlocked: 'This member cannot receive transfers',
-  dailyLimit: 'This transfer would exceed your daily transfer limit of $25,000',
+  dailyLimit: (limitCents: number) =>
+    `This transfer would exceed your daily transfer limit of ${limitText(limitCents)}`,
   notPending: 'This transfer is not waiting for review',
   approved: 'Transfer approved',
   rejected: 'Transfer rejected and the money returned to the sender',
@@ -58,7 +66,10 @@ export const TRANSFER_MESSAGES = {
   blockedTitle: 'Your account cannot send money',
   blockedNotice: 'Your account is blocked, so it cannot send or receive transfers. Ask Support why.',
   contactSupport: 'Ask Support',
-  reviewHeld: 'Amounts of $5,000 or more wait for an admin review before they arrive.',
+  reviewHeld: (thresholdCents: number) =>
+    `Amounts of ${limitText(thresholdCents)} or more wait for an admin review before they arrive.`,
+  limits: (limit: string, left: string, threshold: string) =>
+    `Daily limit ${limit} to other members: ${left} left today. Transfers of ${threshold} or more wait for an admin review.`,
   valuesKept: 'What you typed is kept: the form comes back with it and your current balances.',
 } as const;
 
@@ -237,3 +248,12 @@ export function trendPercent(
  */
 export type DashboardTab = (typeof DASHBOARD_TABS)[number];
 export type HistoryTab = (typeof HISTORY_TABS)[number];
+
+/** GET /transfer/limits (member): the limits in force and what is left of today's (UTC). */
+export const transferLimitsSchema = v.object({
+  daily_limit: v.string(),
+  review_threshold: v.string(),
+  sent_today: v.string(),
+  left_today: v.string(),
+});
+export type TransferLimits = v.InferOutput<typeof transferLimitsSchema>;

@@ -33,13 +33,6 @@ export const TWO_FACTOR = {
   settingNeedsOwn: 'Turn on your own two-factor sign-in before requiring it for admins.',
 } as const;
 
-export const SETTINGS_MESSAGES = {
-  saved: 'Settings saved',
-  unknownName: 'Unknown setting',
-  booleanValue: 'The value must be true or false',
-  nothingToChange: 'Name at least one setting to change',
-} as const;
-
 /** The screens' own words. */
 export const TWO_FACTOR_TEXT = {
   title: 'Two-factor sign-in',
@@ -118,20 +111,3 @@ export type TwoFactorEnabled = v.InferOutput<typeof twoFactorEnabledSchema>;
 export const otpRequiredSchema = v.object({ otp_required: v.literal(true) });
 export type OtpRequired = v.InferOutput<typeof otpRequiredSchema>;
 export const otpSessionSchema = v.union([memberSessionSchema, adminSessionSchema]);
-
-// ---- Settings (API.md "Settings") ----
-
-export const settingsSchema = v.object({ admin_two_factor_required: v.boolean() });
-export type Settings = v.InferOutput<typeof settingsSchema>;
-export const DEFAULT_SETTINGS: Settings = { admin_two_factor_required: false };
-
-export const settingsUpdateSchema = v.pipe(
-  v.strictObject(
-    { admin_two_factor_required: v.optional(v.boolean(SETTINGS_MESSAGES.booleanValue)) },
-    SETTINGS_MESSAGES.unknownName,
-  ),
-  v.check((input) => Object.keys(input).length > 0, SETTINGS_MESSAGES.nothingToChange),
-);
-export type SettingsUpdate = v.InferOutput<typeof settingsUpdateSchema>;
-export const settingsAnswerSchema = v.object({ settings: settingsSchema });
-export const settingsSavedSchema = v.object({ message: v.string(), settings: settingsSchema });

@@ -1,6 +1,5 @@
 import * as v from 'valibot';
 import { verifyCodeSchema } from './account.ts';
-import { formatCents } from './money.ts';
 import { txHashSchema } from './tx-hash.ts';
 import { amountSchema } from './wallets.ts';
 
@@ -13,18 +12,18 @@ export type WithdrawalKind = (typeof WITHDRAWAL_KINDS)[number];
 export const WITHDRAWAL_STATUSES = ['pending', 'approved', 'rejected', 'cancelled'] as const;
 export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
 
-/** RULES.md defaults (the Settings screen will change them): minimum 10.00, fee 5%. */
-export const MIN_WITHDRAWAL_CENTS = 1_000;
-export const WITHDRAWAL_FEE_BP = 500;
-
 /**
- * The fee of a request: 5% of the amount, rounded to the nearest cent (half up), in integer cents.
- * Compound pays nothing out, so it has no fee. The net amount is the amount less the fee.
+ * The fee of a request: `feeBp` basis points of the amount (the Settings screen's withdrawal fee,
+ * 5% = 500 by default), rounded to the nearest cent (half up), in integer cents. Compound pays nothing
+ * out, so it has no fee. The net amount is the amount less the fee.
  */
-export function withdrawalFeeCents(kind: WithdrawalKind, amountCents: number): number {
+export function withdrawalFeeCents(kind: WithdrawalKind, amountCents: number, feeBp: number): number {
   if (kind === 'compound') return 0;
-  return Math.floor((amountCents * WITHDRAWAL_FEE_BP + 5_000) / 10_000);
+  return Math.floor((amountCents * feeBp + 5_000) / 10_000);
 }
+
+/** "5.00" -> "5", "2.50" -> "2.5": a percent as people write it. */
+export const percentText = (decimal: string) => decimal.replace(/\.0+$/, '').replace(/(\.\d*?)0+$/, '$1');
 
 export const WITHDRAWAL_LABELS: Record<WithdrawalKind, string> = {
   income: 'Income withdrawal',
@@ -33,21 +32,28 @@ export const WITHDRAWAL_LABELS: Record<WithdrawalKind, string> = {
   compound: 'Compound',
 };
 
-/** What each kind does, shown before the member sends it. */
-export const WITHDRAWAL_RULES_TEXT: Record<WithdrawalKind, string> = {
-  income:
-    'From your Income Working balance to your saved payout address. Minimum $10.00; a 5% fee is taken from the amount.',
-  roi: 'The ROI income one investment has paid you and you have not withdrawn yet, from your Income Working balance. Minimum $10.00; a 5% fee is taken from the amount.',
-  principal:
-    'The whole principal of an investment that has finished earning (after its last ROI day). A 5% fee is taken from it.',
-  compound:
-    'Turns Income Working money into a new investment in a plan instead of paying it out. No fee; the plan minimum and maximum apply.',
-};
+/** What each kind does, shown before the member sends it, with the minimum and fee in force. */
+export function withdrawalRulesText(
+  kind: WithdrawalKind,
+  { minimum, fee_percent }: { minimum: string; fee_percent: string },
+): string {
+  const fee = `a ${percentText(fee_percent)}% fee is taken from`;
+  switch (kind) {
+    case 'income':
+      return `From your Income Working balance to your saved payout address. Minimum $${minimum}; ${fee} the amount.`;
+    case 'roi':
+      return `The ROI income one investment has paid you and you have not withdrawn yet, from your Income Working balance. Minimum $${minimum}; ${fee} the amount.`;
+    case 'principal':
+      return `The whole principal of an investment that has finished earning (after its last ROI day). ${fee[0]?.toUpperCase()}${fee.slice(1)} it.`;
+    case 'compound':
+      return 'Turns Income Working money into a new investment in a plan instead of paying it out. No fee; the plan minimum and maximum apply.';
+  }
+}
 
 export const WITHDRAWAL_MESSAGES = {
   requested: 'Withdrawal request sent. The amount is held from your balance until an admin decides.',
   compoundRequested: 'Compound request sent. The amount is held from your balance until an admin decides.',
-  minimum: `The minimum withdrawal is $${formatCents(MIN_WITHDRAWAL_CENTS)}`,
+  minimum: (minimum: string) => `The minimum withdrawal is $${minimum}`,
   insufficient: 'Your Income Working balance is too low for this withdrawal',
   openRequest:
     'You already have a withdrawal request waiting. Cancel it or wait for its decision before asking again.',

@@ -292,7 +292,7 @@ describe('the daily limit under concurrency', () => {
     const selfAnswers = await Promise.all(selfJobs);
     expect(countStatuses(answers)).toEqual({ 201: 6, 422: 4 });
     for (const res of answers) {
-      if (res.status === 422) expect(res.body).toEqual({ message: TRANSFER_MESSAGES.dailyLimit });
+      if (res.status === 422) expect(res.body).toEqual({ message: TRANSFER_MESSAGES.dailyLimit(2_500_000) });
       else expect(res.body.transfer).toMatchObject({ amount: '4000.00', status: 'completed' });
     }
     expect(countStatuses(selfAnswers)).toEqual({ 201: 5 });
@@ -309,7 +309,7 @@ describe('the daily limit under concurrency', () => {
     // 1,000.00 is left today: 1,000.01 is refused, 1,000.00 goes.
     const over = await send(sender, transferBody(one, '1000.01'));
     expect(over.status).toBe(422);
-    expect(over.body).toEqual({ message: TRANSFER_MESSAGES.dailyLimit });
+    expect(over.body).toEqual({ message: TRANSFER_MESSAGES.dailyLimit(2_500_000) });
     expect((await send(sender, transferBody(one, '1000.00'))).status).toBe(201);
     await expectBalanced();
   });

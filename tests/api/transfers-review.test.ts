@@ -88,7 +88,7 @@ describe('a transfer at or above 5,000.00', () => {
     const res = await send(sender, recipient, '5000.00', { to: 'working' });
     expect(res.status, res.text).toBe(201);
     expect(res.body).toEqual({
-      message: TRANSFER_MESSAGES.pendingReview,
+      message: TRANSFER_MESSAGES.pendingReview(500_000),
       transfer: {
         id: expect.any(String),
         amount: '5000.00',

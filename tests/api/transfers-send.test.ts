@@ -493,11 +493,11 @@ describe('the daily limit of 25,000.00 sent to others', () => {
     ] as const) {
       const res = await send(sender, body(sender, to, amount, { from: 'working' }));
       expect(res.status).toBe(422);
-      expect(res.body).toEqual({ message: TRANSFER_MESSAGES.dailyLimit });
+      expect(res.body).toEqual({ message: TRANSFER_MESSAGES.dailyLimit(2_500_000) });
     }
     const friend = await send(sender, body(sender, two, '0.01'), '/transfer/friend');
     expect(friend.status).toBe(422);
-    expect(friend.body).toEqual({ message: TRANSFER_MESSAGES.dailyLimit });
+    expect(friend.body).toEqual({ message: TRANSFER_MESSAGES.dailyLimit(2_500_000) });
     expect(await snapshot()).toEqual(before);
 
     // Moving between one's own wallets still works after the limit.
@@ -520,7 +520,7 @@ describe('the daily limit of 25,000.00 sent to others', () => {
     // 5,000.00 + 19,999.96 = 24,999.96: 0.05 more would pass 25,000.
     const over = await send(sender, body(sender, recipient, '0.05'));
     expect(over.status).toBe(422);
-    expect(over.body).toEqual({ message: TRANSFER_MESSAGES.dailyLimit });
+    expect(over.body).toEqual({ message: TRANSFER_MESSAGES.dailyLimit(2_500_000) });
     expect((await send(sender, body(sender, recipient, '0.04'))).status).toBe(201);
     expect((await send(sender, body(sender, recipient, '0.01'))).status).toBe(422);
 
@@ -536,7 +536,7 @@ describe('the daily limit of 25,000.00 sent to others', () => {
     expect((await send(sender, body(sender, recipient, '0.01'))).status).toBe(201);
     const full = await send(sender, body(sender, recipient, '0.01'));
     expect(full.status).toBe(422);
-    expect(full.body).toEqual({ message: TRANSFER_MESSAGES.dailyLimit });
+    expect(full.body).toEqual({ message: TRANSFER_MESSAGES.dailyLimit(2_500_000) });
 
     expect(await balanceOf(sender.client)).toEqual({ business: '15000.00', working: '0.00' });
     expect(await balanceOf(recipient.client)).toEqual({ business: '25000.00', working: '0.00' });

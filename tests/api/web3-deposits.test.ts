@@ -307,6 +307,8 @@ describe('with the chain check (BSC_RPC_URL set)', () => {
       poll_interval_ms: 200,
     });
     expect(res.text).not.toContain(chain.rpcUrl);
+    // Without a WalletConnect project id the pages may reach no WalletConnect host.
+    expect(res.headers.get('content-security-policy')).not.toContain('walletconnect');
     const config = await member.client.get('/web3/config');
     expect(config.body).toMatchObject({
       chain_id: 56,

@@ -171,6 +171,15 @@ describe('proving a wallet by signing', () => {
     expect((await admin.post('/web3/wallets/challenge', { address: chain.accounts.other })).status).toBe(403);
   });
 
+  it('lets the page reach the configured relay (and no WalletConnect host of its own) in its CSP', async () => {
+    const res = await fetch(`${server.baseUrl}/api/v1/health`);
+    const csp = res.headers.get('content-security-policy') ?? '';
+    const connect = csp.split(';').find((d) => d.trim().startsWith('connect-src')) ?? '';
+    expect(connect).toContain('ws://127.0.0.1:9');
+    expect(connect).not.toContain('wss://relay.walletconnect');
+    expect(csp).toContain('frame-src');
+  });
+
   it('gives the screen the token decimals read from the contract and the relay to use', async () => {
     const member = await signedInMember(server.baseUrl);
     const config = await member.client.get('/web3/config');

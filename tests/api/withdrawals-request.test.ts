@@ -118,7 +118,7 @@ describe('POST /withdrawalrequest/add', () => {
 
     const under = await ask(p, { amount: '9.99', otp });
     expect(under.status).toBe(400);
-    expect(under.body.errors).toEqual([{ field: 'amount', message: M.minimum }]);
+    expect(under.body.errors).toEqual([{ field: 'amount', message: M.minimum('10.00') }]);
     const over = await ask(p, { amount: '50.01', otp });
     expect(over.status).toBe(422);
     expect(over.body.message).toBe(M.insufficient);

@@ -2,7 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { expect, type Page, test } from '@playwright/test';
 import { E2E_ADMIN, E2E_DATA_DIR } from '../../playwright.config.ts';
 import { DIALOG } from '../../src/shared/messages.ts';
-import { SETTINGS_MESSAGES, TWO_FACTOR, TWO_FACTOR_TEXT } from '../../src/shared/two-factor.ts';
+import { SETTINGS_MESSAGES } from '../../src/shared/settings.ts';
+import { TWO_FACTOR, TWO_FACTOR_TEXT } from '../../src/shared/two-factor.ts';
 import { Authenticator } from './authenticator.ts';
 import { csrfHeaders, fillSignIn, nextClientAddress } from './helpers.ts';
 

@@ -458,7 +458,7 @@ test('$5,000 or more waits for review: the pending-review modal and a yellow Pen
 
   const dialog = page.getByRole('dialog', { name: TRANSFER_MESSAGES.pendingTitle });
   await expect(dialog).toBeVisible();
-  await expect(dialog).toContainText(TRANSFER_MESSAGES.pendingReview);
+  await expect(dialog).toContainText(TRANSFER_MESSAGES.pendingReview(500_000));
   await expect(dialog).not.toContainText(TRANSFER_MESSAGES.successText);
   // Still a receipt: what was sent, to whom, when, and the reference to quote.
   await expect(dialog.getByTestId('transfer-receipt').locator('dd')).toHaveText([

@@ -11,7 +11,7 @@ import {
 import { E2E_ADMIN, E2E_MAILS_URL } from '../../playwright.config.ts';
 import { ACCOUNT, ACCOUNT_TEXT } from '../../src/shared/account.ts';
 import { MAIL_TEXT_OTP } from '../../src/shared/profile.ts';
-import { WITHDRAWAL_MESSAGES, WITHDRAWAL_RULES_TEXT, WITHDRAWAL_TEXT } from '../../src/shared/withdrawals.ts';
+import { WITHDRAWAL_MESSAGES, WITHDRAWAL_TEXT, withdrawalRulesText } from '../../src/shared/withdrawals.ts';
 import {
   creditByApi,
   csrfHeaders,
@@ -26,6 +26,9 @@ import {
 } from './helpers.ts';
 import { movePurchaseTo, unpaidPastDate } from './income-dates.ts';
 import { expectTablesFit } from './table-fit.ts';
+
+/** The withdrawal minimum and fee this suite's server runs with (the Settings screen's defaults). */
+const DEFAULTS = { minimum: '10.00', fee_percent: '5.00' };
 
 // Issue 16 end to end: a member on a phone asks for a withdrawal with the code mailed to them (read from
 // the run's real SMTP relay, as from their inbox), sees it held with its fee and net, an admin on a
@@ -202,7 +205,7 @@ test('a member withdraws with the mailed code, an admin pays it, and the member 
       'aria-selected',
       'true',
     );
-    await expect(page.getByTestId('withdrawal-rules')).toHaveText(WITHDRAWAL_RULES_TEXT.income);
+    await expect(page.getByTestId('withdrawal-rules')).toHaveText(withdrawalRulesText('income', DEFAULTS));
     // All four kinds are in sight on the phone, none behind a sideways scroll.
     const kinds = page.getByRole('tablist', { name: WITHDRAWAL_TEXT.kindsLabel });
     const listBox = await kinds.boundingBox();
@@ -223,7 +226,7 @@ test('a member withdraws with the mailed code, an admin pays it, and the member 
       await page.getByRole('button', { name: WITHDRAWAL_TEXT.send }).click();
       // Refused on its field before anything is sent or any code is spent.
       await expect(amount).toHaveAccessibleDescription(
-        new RegExp(WITHDRAWAL_MESSAGES.minimum.replace('$', '\\$')),
+        new RegExp(WITHDRAWAL_MESSAGES.minimum('10.00').replace('$', '\\$')),
       );
       await amount.fill('100');
       await expect(page.getByTestId('figure-fee')).toHaveText('$5.00');
@@ -411,7 +414,9 @@ test('a member asks for the ROI of an investment and an admin turns it down on t
 
     await test.step('the principal of the matured investment shows its fee and net', async () => {
       await page.getByRole('tab', { name: WITHDRAWAL_TEXT.kindNames.principal }).click();
-      await expect(page.getByTestId('withdrawal-rules')).toHaveText(WITHDRAWAL_RULES_TEXT.principal);
+      await expect(page.getByTestId('withdrawal-rules')).toHaveText(
+        withdrawalRulesText('principal', DEFAULTS),
+      );
       await expect(page.getByLabel(WITHDRAWAL_TEXT.investment)).toContainText(planName);
       await expect(page.getByTestId('figure-amount')).toHaveText('$500.00');
       await expect(page.getByTestId('figure-fee')).toHaveText('$25.00');
@@ -420,7 +425,7 @@ test('a member asks for the ROI of an investment and an admin turns it down on t
 
     await test.step('the member asks for the ROI with a mailed code', async () => {
       await page.getByRole('tab', { name: WITHDRAWAL_TEXT.kindNames.roi }).click();
-      await expect(page.getByTestId('withdrawal-rules')).toHaveText(WITHDRAWAL_RULES_TEXT.roi);
+      await expect(page.getByTestId('withdrawal-rules')).toHaveText(withdrawalRulesText('roi', DEFAULTS));
       await expect(page.getByTestId('roi-withdrawable')).toHaveText('$10.00');
       await page.getByLabel(WITHDRAWAL_TEXT.amount, { exact: true }).fill('10');
       await expect(page.getByTestId('figure-net')).toHaveText('$9.50');
@@ -555,7 +560,7 @@ test('a member compounds income into a plan, changes the amount, and an admin ap
     await signInMember(page, member);
     await openWithdrawal(page);
     await page.getByRole('tab', { name: WITHDRAWAL_TEXT.kindNames.compound }).click();
-    await expect(page.getByTestId('withdrawal-rules')).toHaveText(WITHDRAWAL_RULES_TEXT.compound);
+    await expect(page.getByTestId('withdrawal-rules')).toHaveText(withdrawalRulesText('compound', DEFAULTS));
     await page.getByLabel(WITHDRAWAL_TEXT.plan).selectOption({ label: plan.name });
     const amount = page.getByLabel(WITHDRAWAL_TEXT.amount, { exact: true });
     await amount.fill('5');

@@ -2,8 +2,6 @@ import { queryOptions } from '@tanstack/react-query';
 import type { ForgotPasswordInput, ResetPasswordInput, VerifyCodeInput } from '../../../shared/account.ts';
 import type {
   CodeInput,
-  Settings,
-  SettingsUpdate,
   TwoFactorEnabled,
   TwoFactorSetup,
   TwoFactorStatus,
@@ -27,9 +25,4 @@ export const confirmTwoFactor = (input: CodeInput) =>
   api<TwoFactorEnabled>('POST', '/two-factor/confirm', input);
 export const turnOffTwoFactor = (input: CodeInput) => api<Message>('POST', '/two-factor/disable', input);
 
-export const settingsQuery = queryOptions({
-  queryKey: ['settings'],
-  queryFn: () => api<{ settings: Settings }>('GET', '/settings'),
-});
-export const saveSettings = (input: SettingsUpdate) =>
-  api<{ message: string; settings: Settings }>('PUT', '/settings', input);
+export { saveSettings, settingsQuery } from '../../lib/settings.ts';

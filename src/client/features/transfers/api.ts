@@ -7,6 +7,7 @@ import {
   type Transfer,
   type TransferDecision,
   type TransferHistory,
+  type TransferLimits,
   type TransferRequest,
   type transferListSchema,
   type transferResultSchema,
@@ -68,6 +69,13 @@ export const availableBalanceQuery = queryOptions({
   queryFn: () => api<WalletBalance>('GET', '/wallet/balance'),
   staleTime: 0,
   networkMode: 'offlineFirst',
+});
+
+/** The daily limit and review threshold in force (the admin's settings) and what is left of today. */
+export const transferLimitsQuery = queryOptions({
+  queryKey: ['transfers', 'limits'],
+  queryFn: () => api<TransferLimits>('GET', '/transfer/limits'),
+  staleTime: 0,
 });
 
 export const pendingTransfersQuery = queryOptions({

@@ -12,19 +12,36 @@ import {
 
 describe('figuresOf', () => {
   it('takes 5% of an income withdrawal, rounded half up to the cent, and pays the rest', () => {
-    expect(figuresOf('income', '100')).toEqual({ amountCents: 10_000, feeCents: 500, netCents: 9_500 });
+    expect(figuresOf('income', '100', '5.00')).toEqual({
+      amountCents: 10_000,
+      feeCents: 500,
+      netCents: 9_500,
+    });
     // 10.10 x 5% = 0.505: half a cent rounds up.
-    expect(figuresOf('roi', '10.10')).toEqual({ amountCents: 1_010, feeCents: 51, netCents: 959 });
-    expect(figuresOf('principal', '0.09')).toEqual({ amountCents: 9, feeCents: 0, netCents: 9 });
+    expect(figuresOf('roi', '10.10', '5.00')).toEqual({ amountCents: 1_010, feeCents: 51, netCents: 959 });
+    expect(figuresOf('principal', '0.09', '5.00')).toEqual({ amountCents: 9, feeCents: 0, netCents: 9 });
   });
 
   it('charges a compound nothing: it all becomes the new investment', () => {
-    expect(figuresOf('compound', '250.50')).toEqual({ amountCents: 25_050, feeCents: 0, netCents: 25_050 });
+    expect(figuresOf('compound', '250.50', '5.00')).toEqual({
+      amountCents: 25_050,
+      feeCents: 0,
+      netCents: 25_050,
+    });
+  });
+
+  it('takes the fee in force: 2.5% of 100.00 is 2.50, 0% takes nothing', () => {
+    expect(figuresOf('income', '100', '2.50')).toEqual({
+      amountCents: 10_000,
+      feeCents: 250,
+      netCents: 9_750,
+    });
+    expect(figuresOf('roi', '100', '0.00')).toEqual({ amountCents: 10_000, feeCents: 0, netCents: 10_000 });
   });
 
   it('shows nothing while the text is not an amount', () => {
     for (const text of ['', ' ', 'abc', '1.234', '-5', '0', '1e3'])
-      expect(figuresOf('income', text)).toBeNull();
+      expect(figuresOf('income', text, '5.00')).toBeNull();
   });
 });
 

@@ -6,21 +6,23 @@ import {
   withdrawalFeeCents,
 } from '../../../shared/withdrawals.ts';
 
+export { percentText } from '../../../shared/withdrawals.ts';
+
 // The withdrawal screens' arithmetic, kept out of the components so it is tested on its own. Integer
 // cents throughout (RULES.md "Money"): the typed text is parsed once, never turned into a float.
 
 export type Figures = { amountCents: number; feeCents: number; netCents: number };
 
-/** Amount, fee and what reaches the member, as they type; null while the text is not an amount. */
-export function figuresOf(kind: WithdrawalKind, amountText: string): Figures | null {
+/**
+ * Amount, fee and what reaches the member, as they type; null while the text is not an amount. The fee
+ * percent is the server's (withdrawal options or settings), "5.00" for 5%.
+ */
+export function figuresOf(kind: WithdrawalKind, amountText: string, feePercent: string): Figures | null {
   const amountCents = parseCents(amountText);
   if (amountCents === null || amountCents <= 0) return null;
-  const feeCents = withdrawalFeeCents(kind, amountCents);
+  const feeCents = withdrawalFeeCents(kind, amountCents, parseCents(feePercent) ?? 0);
   return { amountCents, feeCents, netCents: amountCents - feeCents };
 }
-
-/** "5.00" -> "5", "2.50" -> "2.5": a percent as people write it. */
-export const percentText = (decimal: string) => decimal.replace(/\.0+$/, '').replace(/(\.\d*?)0+$/, '$1');
 
 export type PayoutAddress = WithdrawalOptions['addresses'][number];
 

@@ -1,5 +1,4 @@
 import {
-  CTO_SHARE_BP,
   type CtoPayment,
   type CtoPayout,
   type CtoPreview,
@@ -19,6 +18,7 @@ import { excludedIds } from '../rewards/rank-exclusions.repository.ts';
 import { exclusionsOf } from '../rewards/rank-exclusions.service.ts';
 import { rankHolders } from '../rewards/rank-holders.ts';
 import { listRewardPlans } from '../rewards/rewards.repository.ts';
+import { readRules } from '../settings/settings.service.ts';
 import { findUserById } from '../users/users.repository.ts';
 import { ensureWallets, PLATFORM, postTransfer, walletAccountId } from '../wallets/ledger.service.ts';
 import {
@@ -69,14 +69,16 @@ async function figures(db: Db, month: string) {
   const ladder = await listRewardPlans(db);
   const top = ladder.slice(-2).reverse(); // the highest rank first
   const deposits = await depositsBetween(db, `${month}-01T00:00:00.000Z`, monthEnd(month));
-  const pool = Math.floor((deposits * CTO_SHARE_BP) / 10_000);
+  // The share as set now (/admin/settings); Pay reads it in its own transaction and stores it.
+  const shareBp = (await readRules(db)).ctoShareBp;
+  const pool = Math.floor((deposits * shareBp) / 10_000);
   const lowest = top.at(-1);
   const holders = lowest ? await rankHolders(db, ladder, lowest) : [];
   const excluded = await excludedIds(db, 'cto');
   const qualifiers = holders.map((h) => ({ ...h, excluded: excluded.has(h.id) }));
   const paid = qualifiers.filter((q) => !q.excluded);
   const perMember = paid.length ? Math.floor(pool / paid.length) : 0;
-  return { top, deposits, pool, qualifiers, paid, perMember };
+  return { top, deposits, shareBp, pool, qualifiers, paid, perMember };
 }
 
 /** GET /cto?month (admin): what Pay would pay for the month, or what it paid. */
@@ -96,7 +98,7 @@ export async function ctoPreview(
   return {
     month: chosen,
     deposits: formatCents(f.deposits),
-    share_percent: percentText(CTO_SHARE_BP),
+    share_percent: percentText(f.shareBp),
     pool: formatCents(f.pool),
     per_member: formatCents(f.perMember),
     ranks: f.top.map((r) => r.rank),
@@ -132,7 +134,7 @@ export async function payCto(
     const row: CtoPaymentTable = {
       month: chosen,
       deposits_cents: f.deposits,
-      share_bp: CTO_SHARE_BP,
+      share_bp: f.shareBp,
       pool_cents: f.pool,
       members: f.paid.length,
       per_member_cents: f.perMember,

@@ -153,3 +153,14 @@ export async function transferInOneStatement(
     throw error;
   }
 }
+
+/** What a member has sent to others on this UTC day (the counter the daily limit checks). */
+export async function sentToday(db: Db, userId: string, day: string): Promise<number> {
+  const row = await db
+    .selectFrom('transfer_daily_totals')
+    .select('amount_cents')
+    .where('user_id', '=', userId)
+    .where('day', '=', day)
+    .executeTakeFirst();
+  return Number(row?.amount_cents ?? 0);
+}

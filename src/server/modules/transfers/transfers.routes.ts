@@ -5,6 +5,7 @@ import {
   transferDecisionSchema,
   transferHistorySchema,
   transferIdParamsSchema,
+  transferLimitsSchema,
   transferListQuerySchema,
   transferListSchema,
   transferRequestSchema,
@@ -19,6 +20,7 @@ import {
   decideTransfer,
   sendTransfer,
   transferHistory,
+  transferLimits,
 } from './transfers.service.ts';
 
 const sendResponses = {
@@ -87,6 +89,17 @@ export function registerTransfersRoutes(app: FastifyInstance, { db }: { db: Db }
     responses: { 200: transferHistorySchema, 401: errorBodySchema, 404: errorBodySchema },
     offlineCopy: true,
     handler: async ({ params, user }) => transferHistory(db, user, params.id),
+  });
+
+  defineRoute(app, {
+    method: 'GET',
+    url: '/transfer/limits',
+    summary:
+      'The daily limit to other members and the review threshold in force (set on /admin/settings), and what is sent and left of today, UTC (member)',
+    tags: ['transfers'],
+    access: 'signed-in',
+    responses: { 200: transferLimitsSchema, 401: errorBodySchema, 403: errorBodySchema },
+    handler: async ({ user }) => transferLimits(db, user),
   });
 
   defineRoute(app, {

@@ -1,11 +1,11 @@
 import { formatCents } from '../../../shared/money.ts';
+import type { SettingRules } from '../../../shared/settings.ts';
 import {
-  DAILY_TRANSFER_LIMIT_CENTS,
   TRANSFER_MESSAGES,
-  TRANSFER_REVIEW_THRESHOLD_CENTS,
   type Transfer,
   type TransferDecision,
   type TransferHistory,
+  type TransferLimits,
   type TransferRequest,
   trendPercent,
 } from '../../../shared/transfers.ts';
@@ -17,6 +17,7 @@ import type { SessionUser } from '../../http/session.ts';
 import { insertAudit } from '../audit/audit.repository.ts';
 import { keyRecord, type Outcome, replayOf, runOnce } from '../idempotency/idempotency.service.ts';
 import { notifyMoneyReceived } from '../notifications/notifications.service.ts';
+import { readRules } from '../settings/settings.service.ts';
 import { findTransferParties, findUserById } from '../users/users.repository.ts';
 import {
   holdTransfer,
@@ -31,6 +32,7 @@ import {
   addToDailyTotal,
   findTransferRow,
   listTransfers,
+  sentToday,
   subtractFromDailyTotal,
   TRANSFER_KIND,
   type TransferRow,
@@ -103,6 +105,7 @@ function sentOutcome(
   input: TransferRequest,
   sender: Party,
   recipient: Party,
+  rules: SettingRules,
 ): Outcome {
   const review = row.phase === 'pending';
   const transfer: Transfer = {
@@ -120,7 +123,12 @@ function sentOutcome(
   };
   return {
     statusCode: 201,
-    body: { message: review ? TRANSFER_MESSAGES.pendingReview : TRANSFER_MESSAGES.sent, transfer },
+    body: {
+      message: review
+        ? TRANSFER_MESSAGES.pendingReview(rules.transferReviewThresholdCents)
+        : TRANSFER_MESSAGES.sent,
+      transfer,
+    },
   };
 }
 
@@ -152,25 +160,27 @@ export async function sendTransfer(
   if (toSelf && input.from === input.to)
     throw badRequest([{ field: 'to', message: TRANSFER_MESSAGES.sameWallet }]);
   const request = { route: 'transfer', input };
-  const review = input.amount >= TRANSFER_REVIEW_THRESHOLD_CENTS;
-  if (isPostgres(db)) return sendInOneStatement(db, senderId, input, toSelf, review, idempotencyKey, request);
+  if (isPostgres(db)) return sendInOneStatement(db, senderId, input, toSelf, idempotencyKey, request);
 
   return runOnce(db, senderId, idempotencyKey, request, async (trx) => {
     // Read inside the transaction (one query for both): a block or deactivation a moment ago counts.
     const { sender, recipient } = await partiesOf(trx, senderId, input, toSelf);
+    // The limits as set now (/admin/settings), read in this transaction: a change applies whole.
+    const rules = await readRules(trx);
+    const review = input.amount >= rules.transferReviewThresholdCents;
     // Counter first, then the two accounts in id order: every transfer takes its locks in that order.
     const now = new Date().toISOString();
     if (
       !toSelf &&
-      !(await addToDailyTotal(trx, senderId, utcDay(now), input.amount, DAILY_TRANSFER_LIMIT_CENTS))
+      !(await addToDailyTotal(trx, senderId, utcDay(now), input.amount, rules.dailyTransferLimitCents))
     )
-      throw new AppError(422, TRANSFER_MESSAGES.dailyLimit);
+      throw new AppError(422, TRANSFER_MESSAGES.dailyLimit(rules.dailyTransferLimitCents));
     // The ledger row carries the same instant the counter was charged for: a reject later gives the
     // amount back to the day it was counted on, even for a transfer made at midnight UTC.
     const move = { ...moveOf(senderId, recipient.id, input), createdAt: now };
     const row = review ? await holdTransfer(trx, move) : await postTransfer(trx, move);
     if (!review && !toSelf) await notifyMoneyReceived(trx, receivedNotice(row, input, sender, recipient));
-    return sentOutcome(row, input, sender, recipient);
+    return sentOutcome(row, input, sender, recipient, rules);
   });
 }
 
@@ -190,28 +200,33 @@ async function sendInOneStatement(
   senderId: string,
   input: TransferRequest,
   toSelf: boolean,
-  review: boolean,
   idempotencyKey: string | undefined,
   request: unknown,
 ): Promise<Outcome> {
   const repeat = await replayOf(db, senderId, idempotencyKey, request);
   if (repeat) return repeat;
-  let sent: { result: Awaited<ReturnType<typeof transferInOneStatement>>; outcome: Outcome };
+  let sent: {
+    result: Awaited<ReturnType<typeof transferInOneStatement>>;
+    outcome: Outcome;
+    rules: SettingRules;
+  };
   try {
     sent = await db.transaction().execute(async (trx) => {
       const { sender, recipient } = await partiesOf(trx, senderId, input, toSelf);
+      const rules = await readRules(trx);
+      const review = input.amount >= rules.transferReviewThresholdCents;
       const row = newRow(moveOf(senderId, recipient.id, input), review ? 'pending' : 'single');
-      const outcome = sentOutcome(row, input, sender, recipient);
+      const outcome = sentOutcome(row, input, sender, recipient, rules);
       const statement = {
         row,
         debitFirst: row.debit_account_id < row.credit_account_id,
         daily: toSelf
           ? null
-          : { userId: senderId, day: utcDay(row.created_at), limitCents: DAILY_TRANSFER_LIMIT_CENTS },
+          : { userId: senderId, day: utcDay(row.created_at), limitCents: rules.dailyTransferLimitCents },
         key: keyRecord(senderId, idempotencyKey, request, outcome),
       };
       if (!review && !toSelf) await notifyMoneyReceived(trx, receivedNotice(row, input, sender, recipient));
-      return { result: await transferInOneStatement(trx, statement), outcome };
+      return { result: await transferInOneStatement(trx, statement), outcome, rules };
     });
   } catch (error) {
     const earlier = await replayOf(db, senderId, idempotencyKey, request);
@@ -222,7 +237,7 @@ async function sendInOneStatement(
   const earlier = await replayOf(db, senderId, idempotencyKey, request);
   if (earlier) return earlier;
   throw sent.result === 'daily_limit'
-    ? new AppError(422, TRANSFER_MESSAGES.dailyLimit)
+    ? new AppError(422, TRANSFER_MESSAGES.dailyLimit(sent.rules.dailyTransferLimitCents))
     : insufficientBalance();
 }
 
@@ -341,4 +356,19 @@ export async function decideTransfer(
       };
     },
   );
+}
+
+/** GET /transfer/limits: the daily limit and review threshold in force, and what is left of today (UTC). */
+export async function transferLimits(db: Db, asker: SessionUser, now = new Date()): Promise<TransferLimits> {
+  if (asker.user.role !== 'user') throw forbidden();
+  const [rules, sent] = await Promise.all([
+    readRules(db),
+    sentToday(db, asker.user.id, utcDay(now.toISOString())),
+  ]);
+  return {
+    daily_limit: formatCents(rules.dailyTransferLimitCents),
+    review_threshold: formatCents(rules.transferReviewThresholdCents),
+    sent_today: formatCents(sent),
+    left_today: formatCents(Math.max(0, rules.dailyTransferLimitCents - sent)),
+  };
 }

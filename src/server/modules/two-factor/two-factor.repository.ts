@@ -165,15 +165,3 @@ export async function deleteChallenge(db: Db, tokenHash: string): Promise<boolea
     .executeTakeFirst();
   return Number(result.numDeletedRows) === 1;
 }
-
-export async function readSettingRows(db: Db) {
-  return db.selectFrom('settings').select(['name', 'value']).execute();
-}
-
-export async function writeSetting(db: Db, name: string, value: string, nowIso: string): Promise<void> {
-  await db
-    .insertInto('settings')
-    .values({ name, value, updated_at: nowIso })
-    .onConflict((oc) => oc.column('name').doUpdateSet({ value, updated_at: nowIso }))
-    .execute();
-}

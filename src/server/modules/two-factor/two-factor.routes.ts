@@ -4,10 +4,6 @@ import { API_BASE } from '../../../shared/constants.ts';
 import { errorBodySchema } from '../../../shared/errors.ts';
 import {
   anyCodeSchema,
-  SETTINGS_MESSAGES,
-  settingsAnswerSchema,
-  settingsSavedSchema,
-  settingsUpdateSchema,
   TWO_FACTOR,
   totpCodeSchema,
   twoFactorEnabledSchema,
@@ -16,7 +12,6 @@ import {
 } from '../../../shared/two-factor.ts';
 import { forbidden } from '../../http/errors.ts';
 import { defineRoute } from '../../http/route.ts';
-import { readSettings, updateSettings } from './settings.service.ts';
 import {
   adminLacksRequiredTwoFactor,
   confirmSetup,
@@ -80,31 +75,6 @@ export function registerTwoFactorRoutes(app: FastifyInstance, deps: TwoFactorDep
       await turnOff(deps, user.user, body.code);
       return { message: TWO_FACTOR.turnedOff };
     },
-  });
-
-  defineRoute(app, {
-    method: 'GET',
-    url: '/settings',
-    summary: 'The settings admins change (admin)',
-    tags: ['settings', 'admin'],
-    access: 'admin',
-    responses: { 200: settingsAnswerSchema, 401: errorBodySchema, 403: errorBodySchema },
-    handler: async () => ({ settings: await readSettings(db) }),
-  });
-
-  defineRoute(app, {
-    method: 'PUT',
-    url: '/settings',
-    summary:
-      'Change some settings (admin); an unknown name or a bad value is a 400 and changes nothing; audited',
-    tags: ['settings', 'admin'],
-    access: 'admin',
-    body: settingsUpdateSchema,
-    responses: { 200: settingsSavedSchema, ...errors, 403: errorBodySchema },
-    handler: async ({ body, user }) => ({
-      message: SETTINGS_MESSAGES.saved,
-      settings: await updateSettings(db, user.user, body),
-    }),
   });
 }
 

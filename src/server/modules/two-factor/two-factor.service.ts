@@ -27,9 +27,9 @@ import {
   SIGN_IN_SLOWDOWN,
   startSession,
 } from '../auth/auth.service.ts';
+import { readSettings } from '../settings/settings.service.ts';
 import { findUserById } from '../users/users.repository.ts';
 import type { SecretBox } from './secret-box.ts';
-import { readSettings } from './settings.service.ts';
 import {
   countChallengeTry,
   countRecoveryCodesLeft,

@@ -1,8 +1,6 @@
 import { formatCents } from '../../../shared/money.ts';
 import {
   WITHDRAWAL_MESSAGES as M,
-  MIN_WITHDRAWAL_CENTS,
-  WITHDRAWAL_FEE_BP,
   type WithdrawalDetail,
   type WithdrawalOptions,
 } from '../../../shared/withdrawals.ts';
@@ -10,6 +8,7 @@ import type { Db } from '../../db/database.ts';
 import { forbidden, notFound } from '../../http/errors.ts';
 import type { SessionUser } from '../../http/session.ts';
 import { listPlans } from '../plans/plans.repository.ts';
+import { readRules } from '../settings/settings.service.ts';
 import { findUserById } from '../users/users.repository.ts';
 import { PLATFORM } from '../wallets/ledger.service.ts';
 import { walletBalance } from '../wallets/wallets.service.ts';
@@ -69,13 +68,14 @@ export async function withdrawalOptions(
 ): Promise<WithdrawalOptions> {
   if (asker.user.role !== 'user') throw forbidden();
   const userId = asker.user.id;
-  const [user, balance, open, changes, investments, plans] = await Promise.all([
+  const [user, balance, open, changes, investments, plans, rules] = await Promise.all([
     findUserById(db, userId),
     walletBalance(db, userId),
     openWithdrawalOf(db, userId),
     addressUsableFrom(db, userId),
     investmentsOf(db, userId),
     listPlans(db, 'plan', true),
+    readRules(db),
   ]);
   if (!user) throw forbidden();
   const addresses = (['bep20', 'trc20'] as const).flatMap((network) => {
@@ -86,8 +86,8 @@ export async function withdrawalOptions(
   });
   return {
     working_available: balance.working,
-    minimum: formatCents(MIN_WITHDRAWAL_CENTS),
-    fee_percent: (WITHDRAWAL_FEE_BP / 100).toFixed(2),
+    minimum: formatCents(rules.withdrawalMinimumCents),
+    fee_percent: formatCents(rules.withdrawalFeeBp),
     email_verified: user.verify_at !== null,
     open_request: open ?? null,
     addresses,

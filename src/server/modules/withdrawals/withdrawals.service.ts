@@ -2,10 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { formatCents } from '../../../shared/money.ts';
 import { MONEY_NOTIFICATIONS, NOTIFICATION_LINKS } from '../../../shared/notifications.ts';
 import type { PayoutNetwork } from '../../../shared/payout-address.ts';
+import type { SettingRules } from '../../../shared/settings.ts';
 import {
   WITHDRAWAL_MESSAGES as M,
-  MIN_WITHDRAWAL_CENTS,
-  WITHDRAWAL_FEE_BP,
   type Withdrawal,
   type WithdrawalDecision,
   type WithdrawalKind,
@@ -21,6 +20,7 @@ import { insertAudit } from '../audit/audit.repository.ts';
 import { type Outcome, replayOf, runOnce } from '../idempotency/idempotency.service.ts';
 import { notifyMembers } from '../notifications/notifications.service.ts';
 import { findPlan } from '../plans/plans.repository.ts';
+import { readRules } from '../settings/settings.service.ts';
 import { findParty } from '../topups/topups.repository.ts';
 import { checkPlan, invest } from '../topups/topups.service.ts';
 import { findUserById } from '../users/users.repository.ts';
@@ -128,7 +128,13 @@ async function ownInvestment(db: Db, userId: string, topupId: string | undefined
 }
 
 /** The amount a request holds, after the rules of its kind; every refusal here holds nothing. */
-async function amountOf(db: Db, userId: string, ask: WithdrawalAsk, now: Date): Promise<number> {
+async function amountOf(
+  db: Db,
+  userId: string,
+  ask: WithdrawalAsk,
+  now: Date,
+  rules: SettingRules,
+): Promise<number> {
   if (ask.kind === 'principal') {
     const investment = await ownInvestment(db, userId, ask.topupId);
     if (!matured(investment, now)) throw new AppError(422, M.notMatured);
@@ -140,7 +146,8 @@ async function amountOf(db: Db, userId: string, ask: WithdrawalAsk, now: Date): 
     checkPlan(await findPlan(db, ask.planId ?? ''), amountCents);
     return amountCents;
   }
-  if (amountCents < MIN_WITHDRAWAL_CENTS) throw amountError(M.minimum);
+  if (amountCents < rules.withdrawalMinimumCents)
+    throw amountError(M.minimum(formatCents(rules.withdrawalMinimumCents)));
   if (ask.kind === 'roi') {
     const left = roiLeftCents(await ownInvestment(db, userId, ask.topupId));
     if (amountCents > left) throw new AppError(422, M.roiTooMuch(formatCents(Math.max(left, 0))));
@@ -183,7 +190,7 @@ function movesOf(row: WithdrawalTable): Move[] {
       amountCents: Number(row.fee_cents),
       kind: WITHDRAWAL_FEE_KIND,
       reference,
-      description: `Withdrawal fee (${WITHDRAWAL_FEE_BP / 100}%)`,
+      description: 'Withdrawal fee',
       createdBy: row.user_id,
     });
   return moves;
@@ -223,8 +230,10 @@ async function checkRules(db: Db, userId: string, ask: WithdrawalAsk, now: Date)
   if (!user.verify_at) throw new AppError(422, M.emailUnverified);
   if (await openWithdrawalOf(db, userId)) throw new AppError(422, M.openRequest);
   const payout = ask.kind === 'compound' ? null : await payoutAddress(db, user, ask.network, now);
-  const amountCents = await amountOf(db, userId, ask, now);
-  return { payout, amountCents };
+  // The minimum and fee as set now (/admin/settings); in the request's transaction, the ones it keeps.
+  const rules = await readRules(db);
+  const amountCents = await amountOf(db, userId, ask, now, rules);
+  return { payout, amountCents, rules };
 }
 
 /**
@@ -254,8 +263,8 @@ export async function requestWithdrawal(
     await consumeEmailCode(trx, userId, 'withdrawal', ask.otp);
     // The rules again, where the money moves: the answer above may be out of date by now (an address
     // changed, ROI withdrawn meanwhile); what is stored is what this transaction read.
-    const { payout, amountCents } = await checkRules(trx, userId, ask, now);
-    const feeCents = withdrawalFeeCents(ask.kind, amountCents);
+    const { payout, amountCents, rules } = await checkRules(trx, userId, ask, now);
+    const feeCents = withdrawalFeeCents(ask.kind, amountCents, rules.withdrawalFeeBp);
     const row: WithdrawalTable = {
       id: randomUUID(),
       user_id: userId,
@@ -494,9 +503,11 @@ export async function recordPayout(
     async (trx) => {
       const member = await findUserById(trx, input.user_id);
       if (member?.role !== 'user') throw notFound('No member with this id');
-      if (input.amount < MIN_WITHDRAWAL_CENTS) throw amountError(M.minimum);
+      const rules = await readRules(trx);
+      if (input.amount < rules.withdrawalMinimumCents)
+        throw amountError(M.minimum(formatCents(rules.withdrawalMinimumCents)));
       await ensureWallets(trx, member.id);
-      const feeCents = withdrawalFeeCents('income', input.amount);
+      const feeCents = withdrawalFeeCents('income', input.amount, rules.withdrawalFeeBp);
       const now = new Date().toISOString();
       const network = member.bep20 ? 'bep20' : member.trc20 ? 'trc20' : null;
       const row: WithdrawalTable = {

@@ -1,7 +1,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import toast from 'react-hot-toast';
-import { settingsUpdateSchema, TWO_FACTOR_TEXT } from '../../../../shared/two-factor.ts';
+import { settingsUpdateSchema } from '../../../../shared/settings.ts';
+import { TWO_FACTOR_TEXT } from '../../../../shared/two-factor.ts';
 import { useSchemaForm } from '../../../lib/use-schema-form.ts';
 import { ErrorDialog } from '../../../ui/dialogs.tsx';
 import { QueryError } from '../../../ui/query-error.tsx';

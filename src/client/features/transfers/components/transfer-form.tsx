@@ -3,7 +3,12 @@ import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { MAX_TRANSFER_DESCRIPTION_LENGTH } from '../../../../shared/constants.ts';
 import { parseCents } from '../../../../shared/money.ts';
 import { parseQrPayload, QR_MESSAGES } from '../../../../shared/qr.ts';
-import { TRANSFER_MESSAGES, type TransferRequest, transferFormSchema } from '../../../../shared/transfers.ts';
+import {
+  limitText,
+  TRANSFER_MESSAGES,
+  type TransferRequest,
+  transferFormSchema,
+} from '../../../../shared/transfers.ts';
 import {
   WALLET_LABELS,
   WALLET_MESSAGES,
@@ -25,12 +30,15 @@ import {
   sendTransfer,
   type TransferResult,
   transferFailure,
+  transferLimitsQuery,
 } from '../api.ts';
 import { clearDraft, type DraftFields, readDraft, saveDraft } from '../draft.ts';
 import '../transfers.css';
 import { useRecipientLookup } from '../use-recipient-lookup.ts';
 import { SenderNotice, type Standing, sendRefusal } from './sender-notice.tsx';
 import { FailedModal, ReceiptModal, ReviewModal } from './transfer-outcome.tsx';
+
+const hundredths = (amount: string) => parseCents(amount) ?? 0;
 
 type Fields = DraftFields;
 
@@ -57,6 +65,7 @@ export function TransferForm({
   const selfId = member.id;
   const queryClient = useQueryClient();
   const balance = useQuery(availableBalanceQuery).data;
+  const limits = useQuery(transferLimitsQuery).data;
   // The server's word on whether this member may send; the session's copy until it answers.
   const standing = useQuery(memberStandingQuery(selfId)).data ?? member;
   const refusal = sendRefusal(standing);
@@ -171,6 +180,15 @@ export function TransferForm({
     <section className="card" aria-labelledby="transfer-form-title">
       <h2 id="transfer-form-title">Send money</h2>
       {refusal ? <SenderNotice id={noticeId} refusal={refusal} /> : null}
+      {limits ? (
+        <p className="muted" data-testid="transfer-limits">
+          {TRANSFER_MESSAGES.limits(
+            limitText(hundredths(limits.daily_limit)),
+            limitText(hundredths(limits.left_today)),
+            limitText(hundredths(limits.review_threshold)),
+          )}
+        </p>
+      ) : null}
       <form className="form" onSubmit={submit} noValidate aria-busy={busy}>
         <FormField
           label="Recipient email"
@@ -272,6 +290,7 @@ export function TransferForm({
         </button>
       </form>
       <ReviewModal
+        reviewThresholdCents={limits ? hundredths(limits.review_threshold) : null}
         input={review?.input ?? null}
         recipient={review?.recipient ?? null}
         busy={busy}

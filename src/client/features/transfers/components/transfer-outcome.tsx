@@ -1,10 +1,5 @@
 import { formatCents } from '../../../../shared/money.ts';
-import {
-  reviewSummary,
-  TRANSFER_MESSAGES,
-  TRANSFER_REVIEW_THRESHOLD_CENTS,
-  type TransferRequest,
-} from '../../../../shared/transfers.ts';
+import { reviewSummary, TRANSFER_MESSAGES, type TransferRequest } from '../../../../shared/transfers.ts';
 import { WALLET_LABELS } from '../../../../shared/wallets.ts';
 import { formatDateTime, formatMoney } from '../../../lib/format.ts';
 import { Modal } from '../../../ui/modal.tsx';
@@ -17,12 +12,15 @@ const who = (recipient: Recipient) => `${recipient.fullname} (${recipient.userna
 
 /** "Send $25.50 to Bob Stone (bob_ux) from Active Wallet", with Confirm and Edit. */
 export function ReviewModal({
+  reviewThresholdCents,
   input,
   recipient,
   busy,
   onConfirm,
   onEdit,
 }: {
+  /** From GET /transfer/limits; null while unknown (the receipt then says whether it waits). */
+  reviewThresholdCents: number | null;
   input: TransferRequest | null;
   recipient: Recipient | null;
   busy: boolean;
@@ -59,8 +57,8 @@ export function ReviewModal({
               </div>
             ) : null}
           </dl>
-          {input.amount >= TRANSFER_REVIEW_THRESHOLD_CENTS ? (
-            <p className="muted">{TRANSFER_MESSAGES.reviewHeld}</p>
+          {reviewThresholdCents !== null && input.amount >= reviewThresholdCents ? (
+            <p className="muted">{TRANSFER_MESSAGES.reviewHeld(reviewThresholdCents)}</p>
           ) : null}
           <div className="modal-actions">
             <button type="button" className="button" onClick={onEdit} disabled={busy}>

@@ -77,6 +77,8 @@ function signClient(options: ConnectOptions): Promise<SignClient> {
   clientPromise ??= SignClient.init({
     projectId: options.projectId,
     ...(options.relayUrl ? { relayUrl: options.relayUrl } : {}),
+    // No usage reports to WalletConnect's telemetry host.
+    telemetryEnabled: false,
     metadata: {
       name: document.title || 'Member platform',
       description: 'Deposit USDT (BEP20) to your Active Wallet',

@@ -1,10 +1,11 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { formatCents } from '../../../../shared/money.ts';
 import { WITHDRAWAL_TEXT, withdrawalDebitSchema } from '../../../../shared/withdrawals.ts';
 import { formatMoney } from '../../../lib/format.ts';
 import { ApiError, errorText } from '../../../lib/http.ts';
 import { useOffline } from '../../../lib/offline.ts';
+import { settingsQuery } from '../../../lib/settings.ts';
 import { useSchemaForm } from '../../../lib/use-schema-form.ts';
 import { FormField, TextAreaField } from '../../../ui/form-field.tsx';
 import { MoneyOfflineNote } from '../../../ui/offline-notice.tsx';
@@ -27,7 +28,9 @@ export function RecordPayout() {
   const [done, setDone] = useState('');
   const { errors, setErrors, busy, submit } = useSchemaForm();
   const { offline } = useOffline();
-  const figures = figuresOf('income', fields.amount);
+  // The fee in force (the Settings screen's); the server computes it again when the payout is recorded.
+  const feePercent = useQuery(settingsQuery).data?.settings.withdrawal_fee_percent;
+  const figures = feePercent ? figuresOf('income', fields.amount, feePercent) : null;
 
   async function find(event: FormEvent) {
     event.preventDefault();

@@ -11,10 +11,10 @@ import {
   principalWithdrawalSchema,
   roiWithdrawalSchema,
   WITHDRAWAL_MESSAGES,
-  WITHDRAWAL_RULES_TEXT,
   WITHDRAWAL_TEXT,
   type WithdrawalKind,
   type WithdrawalOptions,
+  withdrawalRulesText,
 } from '../../../../shared/withdrawals.ts';
 import { formatMoney } from '../../../lib/format.ts';
 import { errorText } from '../../../lib/http.ts';
@@ -59,7 +59,7 @@ function schemaFor(kind: WithdrawalKind, options: WithdrawalOptions): v.GenericS
   const minimumCents = cents(options.minimum);
   const checks: [(input: Checked) => boolean, string | ((input: Checked) => string)][] = [];
   if (kind === 'income' || kind === 'roi')
-    checks.push([(i) => (i.amount ?? 0) >= minimumCents, WITHDRAWAL_MESSAGES.minimum]);
+    checks.push([(i) => (i.amount ?? 0) >= minimumCents, WITHDRAWAL_MESSAGES.minimum(options.minimum)]);
   if (kind === 'roi')
     checks.push([
       (i) =>
@@ -143,7 +143,7 @@ export function WithdrawalForm({
   const investment = investments.find((i) => i.topup_id === fields.topup_id);
   const plan = options.plans.find((p) => p.id === fields.plan_id);
   const amountText = kind === 'principal' ? (investment?.amount ?? '') : fields.amount;
-  const figures = figuresOf(kind, amountText);
+  const figures = figuresOf(kind, amountText, options.fee_percent);
   const payout = kind !== 'compound';
   const address: PayoutAddress | undefined = usable.find((a) => a.network === fields.network);
   const blocked = Boolean(refusal) || offline;
@@ -202,7 +202,7 @@ export function WithdrawalForm({
   return (
     <form className="form withdrawal-form" onSubmit={onSubmit} noValidate aria-busy={busy}>
       <p className="notice" data-testid="withdrawal-rules">
-        {WITHDRAWAL_RULES_TEXT[kind]}
+        {withdrawalRulesText(kind, options)}
       </p>
       {nothingToDrawOn ? (
         <p className="muted" data-testid="withdrawal-nothing">

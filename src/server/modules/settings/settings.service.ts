@@ -1,25 +1,43 @@
+import * as v from 'valibot';
 import {
   DEFAULT_SETTINGS,
+  SETTING_NAMES,
+  type SettingRules,
   type Settings,
   type SettingsUpdate,
-  TWO_FACTOR,
-} from '../../../shared/two-factor.ts';
+  settingRules,
+  settingsUpdateSchema,
+} from '../../../shared/settings.ts';
+import { TWO_FACTOR } from '../../../shared/two-factor.ts';
 import type { Db } from '../../db/database.ts';
 import type { UserTable } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
 import { insertAudit } from '../audit/audit.repository.ts';
-import { isTwoFactorOn, readSettingRows, writeSetting } from './two-factor.repository.ts';
+import { isTwoFactorOn } from '../two-factor/two-factor.repository.ts';
+import { readSettingRows, writeSetting } from './settings.repository.ts';
 
-// The settings admins change (API.md "Settings"), one row per name with its value as JSON; a name
-// without a row has its default. Only names of shared/two-factor.ts settingsSchema are ever written:
-// PUT /settings validates the body with the strict schema first.
+// The settings admins change (API.md "Settings", shared/settings.ts), one row per changed name; a name
+// without a row has its default. Nothing is cached: every server process reads the table, so a change
+// takes effect on all of them at once, and the money code reads it inside the transaction that moves
+// the money (readRules(trx)), so a change applies to a whole operation or not at all.
 
 export async function readSettings(db: Db): Promise<Settings> {
   const settings: Settings = { ...DEFAULT_SETTINGS };
+  const stored: Record<string, unknown> = {};
   for (const row of await readSettingRows(db)) {
-    if (row.name in settings) (settings as Record<string, unknown>)[row.name] = JSON.parse(row.value);
+    if ((SETTING_NAMES as string[]).includes(row.name)) stored[row.name] = JSON.parse(row.value);
+  }
+  // A stored value that no longer passes its rule (bounds changed in a release) falls back to the default.
+  for (const [name, value] of Object.entries(stored)) {
+    const one = v.safeParse(settingsUpdateSchema, { [name]: value });
+    if (one.success) Object.assign(settings, one.output);
   }
   return settings;
+}
+
+/** The settings as the money code uses them; call it with the transaction that moves the money. */
+export async function readRules(db: Db): Promise<SettingRules> {
+  return settingRules(await readSettings(db));
 }
 
 /** Saves the named values and writes the change to the audit log, in one transaction. */

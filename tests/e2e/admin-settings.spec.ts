@@ -1,0 +1,99 @@
+import { devices, expect, test } from '@playwright/test';
+import { SETTINGS_MESSAGES } from '../../src/shared/settings.ts';
+import { reviewSummary, TRANSFER_MESSAGES } from '../../src/shared/transfers.ts';
+import {
+  creditByApi,
+  fillSignIn,
+  memberIdOf,
+  newMember,
+  registerByApi,
+  setActiveByApi,
+  signInAdminByApi,
+  signInMember,
+} from './helpers.ts';
+import { type OwnServer, startOwnServer } from './pwa-helpers.ts';
+
+// Issue 19, settings: support on a desktop lowers the daily transfer limit on /admin/settings; a member
+// on a phone sees the new limit on the transfer form at once, and a transfer past it is refused with the
+// limit named. A server of its own: the suite's other specs keep the default limits.
+
+let server: OwnServer;
+
+test.beforeAll(async () => {
+  test.setTimeout(90_000);
+  server = await startOwnServer();
+});
+test.afterAll(async () => {
+  await server?.stop();
+});
+
+test('an admin lowers the daily transfer limit; the member’s transfer form and the server follow it', async ({
+  browser,
+}) => {
+  // Two members, the sender active with $500.00 (arranged through the API by the own server's admin).
+  const support = await browser.newContext({
+    ...devices['Desktop Chrome'],
+    viewport: { width: 1366, height: 850 },
+    baseURL: server.origin,
+  });
+  const phone = await browser.newContext({ ...devices['Pixel 7'], baseURL: server.origin });
+  try {
+    const sender = newMember('limit');
+    const recipient = newMember('limitto');
+    await registerByApi(phone.request, sender);
+    await registerByApi(phone.request, recipient);
+    const arrange = await browser.newContext({ baseURL: server.origin });
+    try {
+      await signInAdminByApi(arrange.request, server.admin);
+      const id = await memberIdOf(arrange.request, sender.email);
+      await setActiveByApi(arrange.request, id);
+      await creditByApi(arrange.request, id, '500.00');
+    } finally {
+      await arrange.close();
+    }
+
+    const admin = await support.newPage();
+    await admin.goto('/admin-login');
+    await fillSignIn(admin, server.admin.email, server.admin.password);
+    await expect(admin).toHaveURL(/\/admin\/dashboard$/);
+    await admin.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Settings' }).click();
+    const form = admin.getByTestId('money-settings');
+    const limit = form.getByLabel('Daily transfer limit (USD per member per UTC day)');
+    await expect(limit).toHaveValue('25000.00');
+    await expect(form).toContainText('Default: $25000.00.');
+    // A bad value is refused on its field before anything is sent.
+    await limit.fill('0');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await expect(form.getByText('Daily transfer limit must be between $0.01')).toBeVisible();
+    await limit.fill('100');
+    const saved = admin.waitForResponse((r) => new URL(r.url()).pathname === '/api/v1/settings');
+    await form.getByRole('button', { name: 'Save' }).click();
+    expect((await saved).status()).toBe(200);
+    await expect(admin.getByText(SETTINGS_MESSAGES.saved)).toBeVisible();
+    await expect(limit).toHaveValue('100.00');
+
+    const page = await phone.newPage();
+    await signInMember(page, sender);
+    await page.goto('/user/transfer-form');
+    await expect(page.getByTestId('transfer-limits')).toHaveText(
+      TRANSFER_MESSAGES.limits('$100', '$100', '$5,000'),
+    );
+    const sendForm = page.getByRole('region', { name: 'Send money' });
+    await sendForm.getByLabel('Recipient email', { exact: true }).fill(recipient.email);
+    await expect(page.getByTestId('recipient-lookup').locator('dd').first()).toHaveText(recipient.fullname);
+    await sendForm.getByLabel('Amount', { exact: true }).fill('150');
+    await sendForm.getByRole('button', { name: TRANSFER_MESSAGES.send }).click();
+    const review = page.getByRole('dialog', { name: TRANSFER_MESSAGES.reviewTitle });
+    await expect(review.getByTestId('transfer-summary')).toHaveText(
+      reviewSummary('$150.00', recipient.fullname, recipient.username, 'Active Wallet'),
+    );
+    const answer = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/v1/transfer/touser');
+    await review.getByRole('button', { name: TRANSFER_MESSAGES.confirm }).click();
+    expect((await answer).status()).toBe(422);
+    const failed = page.getByRole('dialog', { name: TRANSFER_MESSAGES.failedTitle });
+    await expect(failed.getByRole('alert')).toHaveText(TRANSFER_MESSAGES.dailyLimit(10_000));
+  } finally {
+    await support.close();
+    await phone.close();
+  }
+});
