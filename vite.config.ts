@@ -102,7 +102,8 @@ export default defineConfig({
       strategies: 'injectManifest',
       srcDir: 'sw',
       filename: 'sw.ts',
-      // src/client/app/pwa/register.ts registers it (workbox-window), after load, from the app only.
+      // Registered after load by the app (src/client/app/pwa/register.ts, workbox-window, with the update
+      // prompt) and by the landing page's script (src/landing/enhance/service-worker.ts, the plain browser call).
       injectRegister: false,
       registerType: 'prompt',
       manifest: webManifest,

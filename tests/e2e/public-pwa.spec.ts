@@ -114,15 +114,21 @@ test('the service worker is served from the root, re-checked on every visit, and
   expect(new URL(registration.script as string).pathname).toBe('/sw.js');
 });
 
-test('the landing page registers no service worker and loads none of its code', async ({ page }) => {
+test("the landing page registers the service worker with none of the app's code", async ({ page }) => {
   const scripts: string[] = [];
   page.on('request', (request) => {
     if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
   });
   await page.goto('/');
-  await page.waitForLoadState('networkidle');
-  expect(await page.evaluate(() => navigator.serviceWorker.getRegistrations().then((r) => r.length))).toBe(0);
-  expect(scripts.filter((s) => s.includes('workbox') || s === '/sw.js')).toEqual([]);
+  await waitForControl(page);
+  const registration = await page.evaluate(async () => {
+    const reg = await navigator.serviceWorker.getRegistration();
+    return { scope: reg?.scope, script: reg?.active?.scriptURL };
+  });
+  expect(new URL(registration.scope as string).pathname).toBe('/');
+  expect(new URL(registration.script as string).pathname).toBe('/sw.js');
+  // The browser's own call from the landing script: no workbox-window, no app entry.
+  expect(scripts.filter((s) => s.includes('workbox') || s.includes('/main-'))).toEqual([]);
 });
 
 test('after one visit the landing page and the app open with no network, their CSP intact', async ({
@@ -197,6 +203,54 @@ test('a new deploy shows "A new version is available" and reloads only when aske
 
     await Promise.all([page.waitForEvent('load'), prompt.getByRole('button', { name: 'Reload' }).click()]);
     expect(await page.evaluate(() => (window as { stillHere?: boolean }).stillHere)).toBeUndefined();
+    await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+    await expect(prompt).toBeHidden();
+    expect(
+      await page.evaluate(async () => {
+        const reg = await navigator.serviceWorker.getRegistration();
+        return { waiting: Boolean(reg?.waiting), controlled: navigator.serviceWorker.controller?.state };
+      }),
+    ).toEqual({ waiting: false, controlled: 'activated' });
+  } finally {
+    await context.close();
+    await server.stop();
+  }
+});
+
+test('a worker first installed by the landing page waits, after a new deploy, for the app’s Reload', async ({
+  browser,
+}) => {
+  const server = await startOwnServer();
+  const context = await browser.newContext({ baseURL: server.origin });
+  try {
+    const page = await context.newPage();
+    await page.goto('/');
+    await waitForControl(page);
+    const landingWorker = await page.evaluate(() => navigator.serviceWorker.controller?.scriptURL);
+
+    const swFile = join(server.clientDir, 'sw.js');
+    writeFileSync(swFile, `${readFileSync(swFile, 'utf8')}\n// next deploy ${Date.now()}\n`);
+
+    // Visiting / again finds the new version; it installs and waits: the landing page neither reloads
+    // nor changes hands under the visitor.
+    await page.reload();
+    await page.evaluate(() => {
+      (window as { stillHere?: boolean }).stillHere = true;
+    });
+    await expect
+      .poll(
+        () => page.evaluate(async () => Boolean((await navigator.serviceWorker.getRegistration())?.waiting)),
+        { timeout: 20_000 },
+      )
+      .toBe(true);
+    expect(await page.evaluate(() => (window as { stillHere?: boolean }).stillHere)).toBe(true);
+    expect(await page.evaluate(() => navigator.serviceWorker.controller?.scriptURL)).toBe(landingWorker);
+
+    // The app, opened next, offers the waiting version and takes it only when asked.
+    await page.goto('/login');
+    const prompt = page.getByRole('status').filter({ hasText: 'A new version is available' });
+    await expect(prompt).toBeVisible();
+    await Promise.all([page.waitForEvent('load'), prompt.getByRole('button', { name: 'Reload' }).click()]);
     await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
     await expect(prompt).toBeHidden();
     expect(
