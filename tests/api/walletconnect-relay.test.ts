@@ -135,4 +135,18 @@ describe('a dapp and the test wallet through the local relay', () => {
     expect(balance).toBe(amount);
     expect(wallet.requests).toEqual(['personal_sign', 'wallet_switchEthereumChain', 'eth_sendTransaction']);
   });
+
+  it('keeps the session across a new relay connection of the dapp, as after a page reload', async () => {
+    // A new socket: the dapp subscribes again (irn_batchSubscribe) and the relay knows it by its client id.
+    await dapp.core.relayer.restartTransport();
+    const message = 'After reconnecting';
+    const signature = await dapp.request<Hex>({
+      topic,
+      chainId: 'eip155:56',
+      request: { method: 'personal_sign', params: [toHex(message), chain.accounts.wallet] },
+    });
+    expect(await verifyMessage({ address: chain.accounts.wallet, message, signature })).toBe(true);
+    expect(wallet.requests.at(-1)).toBe('personal_sign');
+    expect(wallet.requests).toHaveLength(4);
+  });
 });

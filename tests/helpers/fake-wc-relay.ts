@@ -46,8 +46,25 @@ type Stored = {
   publishedAt: number;
   tag: number;
   attestation?: string;
-  from: Socket;
+  /** The publishing client: it never gets its own message back, even on a later connection. */
+  from: string;
 };
+
+/**
+ * The client's id (did:key), the `iss` of the auth JWT every client connects with (`?auth=`). Read
+ * without checking the signature: it only tells a client's reconnection from another client.
+ */
+function clientIdOf(request: IncomingMessage): string | undefined {
+  const auth = new URL(request.url ?? '/', 'ws://relay').searchParams.get('auth');
+  const payload = auth?.split('.')[1];
+  if (!payload) return undefined;
+  try {
+    const { iss } = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { iss?: unknown };
+    return typeof iss === 'string' ? iss : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 export type FakeRelay = Awaited<ReturnType<typeof startFakeRelay>>;
 
@@ -62,21 +79,24 @@ export async function startFakeRelay() {
 
   const messagesByTopic = new Map<string, Stored[]>();
   const subscribers = new Map<string, Set<Socket>>();
-  const delivered = new WeakMap<Socket, Set<Stored>>();
-  const socketIds = new WeakMap<Socket, string>();
+  /** Per client, what it was handed already: a client that reconnects is not sent it again. */
+  const delivered = new Map<string, Set<Stored>>();
+  const clientIds = new WeakMap<Socket, string>();
+  const clientOf = (socket: Socket) => clientIds.get(socket) ?? '';
   let lastRequestId = 0;
   /** Every relay method the clients called, in order: a test can see what the handshake needed. */
   const methods: string[] = [];
 
   const subscriptionId = (topic: string, socket: Socket) =>
     createHash('sha256')
-      .update(`${topic}${socketIds.get(socket) ?? ''}`)
+      .update(`${topic}${clientOf(socket)}`)
       .digest('hex');
 
   function deliver(socket: Socket, stored: Stored) {
-    if (stored.from === socket || socket.readyState !== OPEN) return;
-    const seen = delivered.get(socket) ?? new Set<Stored>();
-    delivered.set(socket, seen);
+    const client = clientOf(socket);
+    if (stored.from === client || socket.readyState !== OPEN) return;
+    const seen = delivered.get(client) ?? new Set<Stored>();
+    delivered.set(client, seen);
     if (seen.has(stored)) return;
     seen.add(stored);
     // Ids like @walletconnect/jsonrpc-utils' payloadId: unique, and never mistaken for a client's own.
@@ -101,7 +121,14 @@ export async function startFakeRelay() {
   }
 
   function publish(from: Socket, topic: string, message: string, tag: number, attestation?: string) {
-    const stored: Stored = { topic, message, publishedAt: Date.now(), tag, attestation, from };
+    const stored: Stored = {
+      topic,
+      message,
+      publishedAt: Date.now(),
+      tag,
+      attestation,
+      from: clientOf(from),
+    };
     const kept = messagesByTopic.get(topic) ?? [];
     kept.push(stored);
     messagesByTopic.set(topic, kept);
@@ -190,9 +217,9 @@ export async function startFakeRelay() {
   }
 
   let connections = 0;
-  server.on('connection', (socket) => {
+  server.on('connection', (socket, request) => {
     connections += 1;
-    socketIds.set(socket, String(connections));
+    clientIds.set(socket, clientIdOf(request) ?? `connection-${connections}`);
     socket.on('message', (data) => {
       let request: JsonRpcRequest;
       try {
