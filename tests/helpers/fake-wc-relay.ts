@@ -79,8 +79,11 @@ export async function startFakeRelay() {
 
   const messagesByTopic = new Map<string, Stored[]>();
   const subscribers = new Map<string, Set<Socket>>();
-  /** Per client, what it was handed already: a client that reconnects is not sent it again. */
-  const delivered = new Map<string, Set<Stored>>();
+  // What each client acknowledged is not sent to it again when it reconnects (the relay's mailbox);
+  // what one socket was sent, not again on that socket.
+  const acknowledged = new Map<string, Set<Stored>>();
+  const sent = new WeakMap<Socket, Set<Stored>>();
+  const awaitingAck = new Map<number, { client: string; stored: Stored }>();
   const clientIds = new WeakMap<Socket, string>();
   const clientOf = (socket: Socket) => clientIds.get(socket) ?? '';
   let lastRequestId = 0;
@@ -95,12 +98,13 @@ export async function startFakeRelay() {
   function deliver(socket: Socket, stored: Stored) {
     const client = clientOf(socket);
     if (stored.from === client || socket.readyState !== OPEN) return;
-    const seen = delivered.get(client) ?? new Set<Stored>();
-    delivered.set(client, seen);
-    if (seen.has(stored)) return;
-    seen.add(stored);
+    const sentHere = sent.get(socket) ?? new Set<Stored>();
+    sent.set(socket, sentHere);
+    if (sentHere.has(stored) || acknowledged.get(client)?.has(stored)) return;
+    sentHere.add(stored);
     // Ids like @walletconnect/jsonrpc-utils' payloadId: unique, and never mistaken for a client's own.
     lastRequestId = Math.max(lastRequestId + 1, Date.now() * 1000);
+    awaitingAck.set(lastRequestId, { client, stored });
     socket.send(
       JSON.stringify({
         id: lastRequestId,
@@ -227,8 +231,16 @@ export async function startFakeRelay() {
       } catch {
         return;
       }
-      // Answers to our irn_subscription requests (the clients' acknowledgements) need nothing back.
-      if (typeof request.method !== 'string') return;
+      // An answer to one of our irn_subscription requests: the client has the message.
+      if (typeof request.method !== 'string') {
+        const ack = awaitingAck.get(Number(request.id));
+        if (!ack) return;
+        awaitingAck.delete(Number(request.id));
+        const set = acknowledged.get(ack.client) ?? new Set<Stored>();
+        set.add(ack.stored);
+        acknowledged.set(ack.client, set);
+        return;
+      }
       methods.push(request.method);
       const { after, ...answer } = handle(
         socket,
