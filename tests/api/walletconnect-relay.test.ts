@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import SignClient from '@walletconnect/sign-client';
+import type SignClientClass from '@walletconnect/sign-client';
+// The named export: Playwright's loader (CommonJS) does not find init() through the default one.
+import { SignClient } from '@walletconnect/sign-client';
 import { encodeFunctionData, erc20Abi, type Hash, type Hex, parseUnits, toHex, verifyMessage } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EvmChain, startEvmChain } from '../helpers/evm-chain.ts';
@@ -16,7 +18,7 @@ const EVENTS = ['chainChanged', 'accountsChanged'];
 let chain: EvmChain;
 let relay: FakeRelay;
 let wallet: TestWallet;
-let dapp: SignClient;
+let dapp: SignClientClass;
 let token: Hex;
 
 beforeAll(async () => {

@@ -3,24 +3,30 @@ import { join } from 'node:path';
 import { devices, expect, test } from '@playwright/test';
 import { type Address, parseUnits } from 'viem';
 import { type EvmChain, startEvmChain } from '../helpers/evm-chain.ts';
+import { type FakeRelay, startFakeRelay } from '../helpers/fake-wc-relay.ts';
+import { startTestWallet } from '../helpers/test-wallet.ts';
 import { memberIdOf, newMember, registerByApi, signInAdminByApi, signInMember } from './helpers.ts';
 import { type OwnServer, startOwnServer } from './pwa-helpers.ts';
 
 // Issue 18 on a phone, against a real local chain (ganache, chain id 56, an ERC-20 of 18 decimals): a
 // server of its own reads receipts from it. The member's screens never download the wallet code until
 // Connect wallet is pressed on the deposit screen; a pasted hash of a real transfer is followed from
-// "Confirming n of 12" to credited as blocks are mined, and the Active Wallet shows it.
+// "Confirming n of 12" to credited as blocks are mined, and the Active Wallet shows it. The wallet path
+// runs the page's real WalletConnect client against a local relay (tests/helpers/fake-wc-relay.ts) and
+// a wallet of the test's own (tests/helpers/test-wallet.ts) that signs and sends on the local chain.
 
 const DEPOSIT_ADDRESS = '0x7e57000000000000000000000000000000000e0e' as Address;
 
 let chain: EvmChain;
 let token: Address;
 let server: OwnServer;
+let relay: FakeRelay;
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);
   chain = await startEvmChain();
   token = await chain.deployToken('USDT', 18);
+  relay = await startFakeRelay();
   server = await startOwnServer({
     env: {
       BSC_RPC_URL: chain.rpcUrl,
@@ -28,11 +34,13 @@ test.beforeAll(async () => {
       DEPOSIT_ADDRESS,
       WEB3_POLL_MS: '0',
       WALLETCONNECT_PROJECT_ID: 'e2e-project-id',
+      WALLETCONNECT_RELAY_URL: relay.url,
     },
   });
 });
 test.afterAll(async () => {
   await server?.stop();
+  await relay?.stop();
   await chain?.stop();
 });
 
@@ -121,5 +129,60 @@ test('the wallet code loads only on Connect; a pasted hash of a real transfer is
     await expect.poll(walletLoaded).toBe(true);
   } finally {
     await context.close();
+  }
+});
+
+test('a member connects a wallet on another chain, switches it, proves it and sends USDT through it; credited after 12 blocks', async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const wallet = await startTestWallet({
+    relayUrl: relay.url,
+    rpcUrl: chain.rpcUrl,
+    account: chain.accounts.wallet,
+    chainId: 1,
+  });
+  const context = await browser.newContext({ ...devices['Pixel 7'], baseURL: server.origin });
+  try {
+    await chain.transfer(token, chain.accounts.wallet, parseUnits('100', 18));
+    const member = newMember('wallet');
+    await registerByApi(context.request, member);
+    const page = await context.newPage();
+    await page.goto('/');
+    await signInMember(page, member);
+    await page.goto('/user/web3-deposit');
+    const panel = page.getByTestId('web3-wallet');
+    await panel.getByRole('button', { name: 'Connect wallet' }).click();
+
+    // The pairing link, as a wallet app takes it pasted (the modal shows the same link as its QR).
+    const link = panel.getByLabel('Connection link');
+    await expect(link).toHaveValue(/^wc:/, { timeout: 30_000 });
+    await wallet.pair(await link.inputValue());
+    await expect(panel.getByTestId('web3-wallet-chain')).toHaveText('Ethereum', { timeout: 30_000 });
+    await expect(panel).toContainText('Deposits are accepted on BNB Smart Chain only');
+    // No amount can be sent from the wrong chain.
+    await expect(panel.getByLabel('Amount (USDT)')).toHaveCount(0);
+    // Each request to the wallet waits a few seconds here for WalletConnect's verify service, which
+    // this machine cannot reach (a phone online gets its answer at once): hence the longer waits.
+    await panel.getByRole('button', { name: 'Switch to BNB Smart Chain' }).click();
+    await expect(panel.getByTestId('web3-wallet-chain')).toHaveText('BNB Smart Chain', { timeout: 30_000 });
+
+    await panel.getByRole('button', { name: 'Prove this wallet is mine' }).click();
+    await expect(panel.getByTestId('web3-wallet-proven')).toBeVisible({ timeout: 30_000 });
+
+    await panel.getByLabel('Amount (USDT)').fill('12.5');
+    await panel.getByRole('button', { name: 'Send USDT' }).click();
+    const followed = page.getByTestId('web3-followed');
+    await expect(followed.locator('[data-status]')).toHaveText('Confirming 1 of 12', { timeout: 30_000 });
+    await expect(followed).toContainText('$12.50');
+    expect(wallet.requests).toEqual(['wallet_switchEthereumChain', 'personal_sign', 'eth_sendTransaction']);
+
+    await chain.mine(11);
+    await expect(followed.locator('[data-status]')).toHaveText('Credited', { timeout: 15_000 });
+    await page.goto('/user/dashboard');
+    await expect(page.getByTestId('balance-business')).toHaveText('$12.50');
+  } finally {
+    await context.close();
+    await wallet.stop();
   }
 });

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import SignClient from '@walletconnect/sign-client';
+import type SignClientClass from '@walletconnect/sign-client';
+// The named export: Playwright's loader (CommonJS) does not find init() through the default one.
+import { SignClient } from '@walletconnect/sign-client';
 import { type Address, createPublicClient, type Hex, http, isHex, numberToHex, toHex } from 'viem';
 
 // A WalletConnect wallet in the test process, the counterpart of the dapp in
@@ -15,7 +17,7 @@ const CHAINS = [56, 1];
 // instead of being refused at estimation.
 const GAS = '0x2dc6c0';
 
-type Namespaces = Parameters<SignClient['approve']>[0]['namespaces'];
+type Namespaces = Parameters<SignClientClass['approve']>[0]['namespaces'];
 type Transaction = { from?: Address; to?: Address; data?: Hex; value?: Hex; gas?: Hex };
 
 export type TestWallet = Awaited<ReturnType<typeof startTestWallet>>;

@@ -64,9 +64,13 @@ function parseAccount(account: string): WalletState | undefined {
   return { chainId: Number(chain), address: address as Hex };
 }
 
-function firstAccount(session: Session, preferredChain: number): WalletState {
+/**
+ * The wallet's account on `chainId` when the session has one, else its first account: a wallet lists
+ * the chain it is on first (EIP-1193's chainId), and tells of a later change with chainChanged.
+ */
+function accountOn(session: Session, chainId?: number): WalletState {
   const accounts = (session.namespaces.eip155?.accounts ?? []).flatMap((a) => parseAccount(a) ?? []);
-  const state = accounts.find((a) => a.chainId === preferredChain) ?? accounts[0];
+  const state = accounts.find((a) => a.chainId === chainId) ?? accounts[0];
   if (!state) throw new Error('The wallet connected no account');
   return state;
 }
@@ -123,18 +127,20 @@ export async function connectWallet(options: ConnectOptions): Promise<Wallet> {
           if (!state.open) reject(new Error('closed'));
         });
       });
-      if (uri) await modal.openModal({ uri });
+      // Not awaited: the modal waits for WalletConnect's wallet list before it resolves, and the session
+      // may be approved meanwhile through the link (or never shown, where that list cannot load).
+      if (uri) void modal.openModal({ uri }).catch(() => {});
       session = await Promise.race([approval(), closed]);
     } finally {
       unsubscribe();
       modal.closeModal();
     }
   }
-  return walletOf(client, session, options.chainId);
+  return walletOf(client, session);
 }
 
-function walletOf(client: SignClient, session: Session, preferredChain: number): Wallet {
-  let state: WalletState | null = firstAccount(session, preferredChain);
+function walletOf(client: SignClient, session: Session): Wallet {
+  let state: WalletState | null = accountOn(session);
   const listeners = new Set<(state: WalletState | null) => void>();
   const emit = (next: WalletState | null) => {
     state = next;
@@ -153,7 +159,7 @@ function walletOf(client: SignClient, session: Session, preferredChain: number):
   const onUpdate = (event: { topic: string }) => {
     if (event.topic !== topic) return;
     const updated = client.session.get(topic);
-    emit(firstAccount(updated, state?.chainId ?? preferredChain));
+    emit(accountOn(updated, state?.chainId));
   };
   const onDelete = (event: { topic: string }) => {
     if (event.topic === topic) emit(null);
