@@ -28,6 +28,7 @@ import { registerHealthRoutes } from './modules/health.routes.ts';
 import { registerIncomeRoutes } from './modules/income/income.routes.ts';
 import { registerMailRoutes } from './modules/mail/mail.routes.ts';
 import { startMailWorker } from './modules/mail/mail.worker.ts';
+import { registerNewsRoutes } from './modules/news/news.routes.ts';
 import { registerNotificationsRoutes } from './modules/notifications/notifications.routes.ts';
 import { registerPayments } from './modules/payments/payments.module.ts';
 import { registerPlansRoutes } from './modules/plans/plans.routes.ts';
@@ -35,6 +36,7 @@ import { registerProfileRoutes } from './modules/profile/profile.routes.ts';
 import { registerPushRoutes } from './modules/push/push.routes.ts';
 import { configurePush } from './modules/push/push.service.ts';
 import { loadOrCreateVapidKeys } from './modules/push/vapid-keys.ts';
+import { registerQrLinksRoutes } from './modules/qr-links/qr-links.routes.ts';
 import { registerLeadershipRoutes } from './modules/rewards/leadership.routes.ts';
 import { registerRewardsRoutes } from './modules/rewards/rewards.routes.ts';
 import { registerSalaryRoutes } from './modules/salary/salary.routes.ts';
@@ -201,6 +203,8 @@ export async function buildApp(config: Config): Promise<App> {
       registerAchieversRoutes(api, { db, dataDir: config.dataDir });
       registerSalaryRoutes(api, { db, salary: config.salary, nextRun: salaryJob.nextRun });
       registerWeb3Routes(api, { db, web3 });
+      registerNewsRoutes(api, { db, dataDir: config.dataDir });
+      registerQrLinksRoutes(api, { db });
     },
     { prefix: '/api/v1' },
   );

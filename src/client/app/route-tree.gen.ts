@@ -22,8 +22,10 @@ import { Route as UserRouteImport } from './../routes/user'
 import { Route as AdminDashboardRouteImport } from './../routes/admin/dashboard'
 import { Route as AdminDepositsRouteImport } from './../routes/admin/deposits'
 import { Route as AdminIncomeRouteImport } from './../routes/admin/income'
+import { Route as AdminNewsRouteImport } from './../routes/admin/news'
 import { Route as AdminNotificationsRouteImport } from './../routes/admin/notifications'
 import { Route as AdminPlansRouteImport } from './../routes/admin/plans'
+import { Route as AdminQrLinksRouteImport } from './../routes/admin/qr-links'
 import { Route as AdminReportsRouteImport } from './../routes/admin/reports'
 import { Route as AdminRewardPlansRouteImport } from './../routes/admin/reward-plans'
 import { Route as AdminRewardTransactionsRouteImport } from './../routes/admin/reward-transactions'
@@ -39,6 +41,7 @@ import { Route as UserDashboardRouteImport } from './../routes/user/dashboard'
 import { Route as UserDepositHistoryRouteImport } from './../routes/user/deposit-history'
 import { Route as UserDirectMembersRouteImport } from './../routes/user/direct-members'
 import { Route as UserIncomeRouteImport } from './../routes/user/income'
+import { Route as UserNewsRouteImport } from './../routes/user/news'
 import { Route as UserNotificationsRouteImport } from './../routes/user/notifications'
 import { Route as UserRefferralTreeRouteImport } from './../routes/user/refferral-tree'
 import { Route as UserRewardsRouteImport } from './../routes/user/rewards'
@@ -126,6 +129,11 @@ const AdminIncomeRoute = AdminIncomeRouteImport.update({
   path: '/income',
   getParentRoute: () => AdminRoute,
 } as any)
+const AdminNewsRoute = AdminNewsRouteImport.update({
+  id: '/news',
+  path: '/news',
+  getParentRoute: () => AdminRoute,
+} as any)
 const AdminNotificationsRoute = AdminNotificationsRouteImport.update({
   id: '/notifications',
   path: '/notifications',
@@ -134,6 +142,11 @@ const AdminNotificationsRoute = AdminNotificationsRouteImport.update({
 const AdminPlansRoute = AdminPlansRouteImport.update({
   id: '/plans',
   path: '/plans',
+  getParentRoute: () => AdminRoute,
+} as any)
+const AdminQrLinksRoute = AdminQrLinksRouteImport.update({
+  id: '/qr-links',
+  path: '/qr-links',
   getParentRoute: () => AdminRoute,
 } as any)
 const AdminReportsRoute = AdminReportsRouteImport.update({
@@ -209,6 +222,11 @@ const UserDirectMembersRoute = UserDirectMembersRouteImport.update({
 const UserIncomeRoute = UserIncomeRouteImport.update({
   id: '/income',
   path: '/income',
+  getParentRoute: () => UserRoute,
+} as any)
+const UserNewsRoute = UserNewsRouteImport.update({
+  id: '/news',
+  path: '/news',
   getParentRoute: () => UserRoute,
 } as any)
 const UserNotificationsRoute = UserNotificationsRouteImport.update({
@@ -334,8 +352,10 @@ export interface FileRoutesByFullPath {
   '/admin/dashboard': typeof AdminDashboardRoute
   '/admin/deposits': typeof AdminDepositsRoute
   '/admin/income': typeof AdminIncomeRoute
+  '/admin/news': typeof AdminNewsRoute
   '/admin/notifications': typeof AdminNotificationsRoute
   '/admin/plans': typeof AdminPlansRoute
+  '/admin/qr-links': typeof AdminQrLinksRoute
   '/admin/reports': typeof AdminReportsRoute
   '/admin/reward-plans': typeof AdminRewardPlansRoute
   '/admin/reward-transactions': typeof AdminRewardTransactionsRoute
@@ -351,6 +371,7 @@ export interface FileRoutesByFullPath {
   '/user/deposit-history': typeof UserDepositHistoryRoute
   '/user/direct-members': typeof UserDirectMembersRoute
   '/user/income': typeof UserIncomeRoute
+  '/user/news': typeof UserNewsRoute
   '/user/notifications': typeof UserNotificationsRoute
   '/user/refferral-tree': typeof UserRefferralTreeRoute
   '/user/rewards': typeof UserRewardsRoute
@@ -387,8 +408,10 @@ export interface FileRoutesByTo {
   '/admin/dashboard': typeof AdminDashboardRoute
   '/admin/deposits': typeof AdminDepositsRoute
   '/admin/income': typeof AdminIncomeRoute
+  '/admin/news': typeof AdminNewsRoute
   '/admin/notifications': typeof AdminNotificationsRoute
   '/admin/plans': typeof AdminPlansRoute
+  '/admin/qr-links': typeof AdminQrLinksRoute
   '/admin/reports': typeof AdminReportsRoute
   '/admin/reward-plans': typeof AdminRewardPlansRoute
   '/admin/reward-transactions': typeof AdminRewardTransactionsRoute
@@ -404,6 +427,7 @@ export interface FileRoutesByTo {
   '/user/deposit-history': typeof UserDepositHistoryRoute
   '/user/direct-members': typeof UserDirectMembersRoute
   '/user/income': typeof UserIncomeRoute
+  '/user/news': typeof UserNewsRoute
   '/user/notifications': typeof UserNotificationsRoute
   '/user/refferral-tree': typeof UserRefferralTreeRoute
   '/user/rewards': typeof UserRewardsRoute
@@ -441,8 +465,10 @@ export interface FileRoutesById {
   '/admin/dashboard': typeof AdminDashboardRoute
   '/admin/deposits': typeof AdminDepositsRoute
   '/admin/income': typeof AdminIncomeRoute
+  '/admin/news': typeof AdminNewsRoute
   '/admin/notifications': typeof AdminNotificationsRoute
   '/admin/plans': typeof AdminPlansRoute
+  '/admin/qr-links': typeof AdminQrLinksRoute
   '/admin/reports': typeof AdminReportsRoute
   '/admin/reward-plans': typeof AdminRewardPlansRoute
   '/admin/reward-transactions': typeof AdminRewardTransactionsRoute
@@ -458,6 +484,7 @@ export interface FileRoutesById {
   '/user/deposit-history': typeof UserDepositHistoryRoute
   '/user/direct-members': typeof UserDirectMembersRoute
   '/user/income': typeof UserIncomeRoute
+  '/user/news': typeof UserNewsRoute
   '/user/notifications': typeof UserNotificationsRoute
   '/user/refferral-tree': typeof UserRefferralTreeRoute
   '/user/rewards': typeof UserRewardsRoute
@@ -496,8 +523,10 @@ export interface FileRouteTypes {
     | '/admin/dashboard'
     | '/admin/deposits'
     | '/admin/income'
+    | '/admin/news'
     | '/admin/notifications'
     | '/admin/plans'
+    | '/admin/qr-links'
     | '/admin/reports'
     | '/admin/reward-plans'
     | '/admin/reward-transactions'
@@ -513,6 +542,7 @@ export interface FileRouteTypes {
     | '/user/deposit-history'
     | '/user/direct-members'
     | '/user/income'
+    | '/user/news'
     | '/user/notifications'
     | '/user/refferral-tree'
     | '/user/rewards'
@@ -549,8 +579,10 @@ export interface FileRouteTypes {
     | '/admin/dashboard'
     | '/admin/deposits'
     | '/admin/income'
+    | '/admin/news'
     | '/admin/notifications'
     | '/admin/plans'
+    | '/admin/qr-links'
     | '/admin/reports'
     | '/admin/reward-plans'
     | '/admin/reward-transactions'
@@ -566,6 +598,7 @@ export interface FileRouteTypes {
     | '/user/deposit-history'
     | '/user/direct-members'
     | '/user/income'
+    | '/user/news'
     | '/user/notifications'
     | '/user/refferral-tree'
     | '/user/rewards'
@@ -602,8 +635,10 @@ export interface FileRouteTypes {
     | '/admin/dashboard'
     | '/admin/deposits'
     | '/admin/income'
+    | '/admin/news'
     | '/admin/notifications'
     | '/admin/plans'
+    | '/admin/qr-links'
     | '/admin/reports'
     | '/admin/reward-plans'
     | '/admin/reward-transactions'
@@ -619,6 +654,7 @@ export interface FileRouteTypes {
     | '/user/deposit-history'
     | '/user/direct-members'
     | '/user/income'
+    | '/user/news'
     | '/user/notifications'
     | '/user/refferral-tree'
     | '/user/rewards'
@@ -749,6 +785,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AdminIncomeRouteImport
       parentRoute: typeof AdminRoute
     }
+    '/admin/news': {
+      id: '/admin/news'
+      path: '/news'
+      fullPath: '/admin/news'
+      preLoaderRoute: typeof AdminNewsRouteImport
+      parentRoute: typeof AdminRoute
+    }
     '/admin/notifications': {
       id: '/admin/notifications'
       path: '/notifications'
@@ -761,6 +804,13 @@ declare module '@tanstack/react-router' {
       path: '/plans'
       fullPath: '/admin/plans'
       preLoaderRoute: typeof AdminPlansRouteImport
+      parentRoute: typeof AdminRoute
+    }
+    '/admin/qr-links': {
+      id: '/admin/qr-links'
+      path: '/qr-links'
+      fullPath: '/admin/qr-links'
+      preLoaderRoute: typeof AdminQrLinksRouteImport
       parentRoute: typeof AdminRoute
     }
     '/admin/reports': {
@@ -866,6 +916,13 @@ declare module '@tanstack/react-router' {
       path: '/income'
       fullPath: '/user/income'
       preLoaderRoute: typeof UserIncomeRouteImport
+      parentRoute: typeof UserRoute
+    }
+    '/user/news': {
+      id: '/user/news'
+      path: '/news'
+      fullPath: '/user/news'
+      preLoaderRoute: typeof UserNewsRouteImport
       parentRoute: typeof UserRoute
     }
     '/user/notifications': {
@@ -1022,8 +1079,10 @@ interface AdminRouteChildren {
   AdminDashboardRoute: typeof AdminDashboardRoute
   AdminDepositsRoute: typeof AdminDepositsRoute
   AdminIncomeRoute: typeof AdminIncomeRoute
+  AdminNewsRoute: typeof AdminNewsRoute
   AdminNotificationsRoute: typeof AdminNotificationsRoute
   AdminPlansRoute: typeof AdminPlansRoute
+  AdminQrLinksRoute: typeof AdminQrLinksRoute
   AdminReportsRoute: typeof AdminReportsRoute
   AdminRewardPlansRoute: typeof AdminRewardPlansRoute
   AdminRewardTransactionsRoute: typeof AdminRewardTransactionsRoute
@@ -1043,8 +1102,10 @@ const AdminRouteChildren: AdminRouteChildren = {
   AdminDashboardRoute: AdminDashboardRoute,
   AdminDepositsRoute: AdminDepositsRoute,
   AdminIncomeRoute: AdminIncomeRoute,
+  AdminNewsRoute: AdminNewsRoute,
   AdminNotificationsRoute: AdminNotificationsRoute,
   AdminPlansRoute: AdminPlansRoute,
+  AdminQrLinksRoute: AdminQrLinksRoute,
   AdminReportsRoute: AdminReportsRoute,
   AdminRewardPlansRoute: AdminRewardPlansRoute,
   AdminRewardTransactionsRoute: AdminRewardTransactionsRoute,
@@ -1067,6 +1128,7 @@ interface UserRouteChildren {
   UserDepositHistoryRoute: typeof UserDepositHistoryRoute
   UserDirectMembersRoute: typeof UserDirectMembersRoute
   UserIncomeRoute: typeof UserIncomeRoute
+  UserNewsRoute: typeof UserNewsRoute
   UserNotificationsRoute: typeof UserNotificationsRoute
   UserRefferralTreeRoute: typeof UserRefferralTreeRoute
   UserRewardsRoute: typeof UserRewardsRoute
@@ -1092,6 +1154,7 @@ const UserRouteChildren: UserRouteChildren = {
   UserDepositHistoryRoute: UserDepositHistoryRoute,
   UserDirectMembersRoute: UserDirectMembersRoute,
   UserIncomeRoute: UserIncomeRoute,
+  UserNewsRoute: UserNewsRoute,
   UserNotificationsRoute: UserNotificationsRoute,
   UserRefferralTreeRoute: UserRefferralTreeRoute,
   UserRewardsRoute: UserRewardsRoute,

@@ -39,6 +39,7 @@ export function CrudTable<Row extends { id: string }, Fields extends Record<stri
   remove,
   refresh,
   deleteNote,
+  editable = true,
 }: {
   rows: Row[] | undefined;
   status: TableProps<Row>['status'];
@@ -66,6 +67,8 @@ export function CrudTable<Row extends { id: string }, Fields extends Record<stri
   /** Reloads the list (and whatever else shows these rows) after a change. */
   refresh: () => Promise<void>;
   deleteNote: string;
+  /** False for rows that are only added and deleted (no Edit button). */
+  editable?: boolean;
 }) {
   const [typed, setTyped] = useState<Fields>(empty);
   const [editing, setEditing] = useState<Row | null>(null);
@@ -112,17 +115,19 @@ export function CrudTable<Row extends { id: string }, Fields extends Record<stri
       header: 'Actions',
       cell: (row) => (
         <span className="row">
-          <button
-            type="button"
-            className="button small"
-            onClick={() => {
-              setEditing(row);
-              setErrors({});
-              setTyped(toFields(row));
-            }}
-          >
-            Edit {title(row)}
-          </button>
+          {editable ? (
+            <button
+              type="button"
+              className="button small"
+              onClick={() => {
+                setEditing(row);
+                setErrors({});
+                setTyped(toFields(row));
+              }}
+            >
+              Edit {title(row)}
+            </button>
+          ) : null}
           <button type="button" className="button small danger" onClick={() => setDeleting(row)}>
             Delete {title(row)}
           </button>

@@ -207,7 +207,7 @@ export type NotificationRecipientTable = {
 export type UploadTable = {
   name: string;
   owner_id: string;
-  purpose: 'banner' | 'ticket' | 'deposit' | 'achiever';
+  purpose: 'banner' | 'ticket' | 'deposit' | 'achiever' | 'news';
   content_type: string;
   size_bytes: number;
   width: number;
@@ -464,6 +464,29 @@ export type AchieverTable = {
   created_at: string;
 };
 
+/** Issue 19: one news item (0028); published_at null is a draft only admins see. */
+export type NewsTable = {
+  id: string;
+  title: string;
+  body: string;
+  /** The stored upload's name (purpose 'news'), or none. */
+  image: string | null;
+  published_at: string | null;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+};
+
+/** Issue 19: a QR code members see where they deposit (0028): an https link or a wallet address. */
+export type QrLinkTable = {
+  id: string;
+  label: string;
+  value: string;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+};
+
 /** Issue 16: one withdrawal request and the ledger holds that carry its money. */
 export type WithdrawalTable = {
   id: string;
@@ -674,4 +697,6 @@ export type Database = {
   web3_deposits: Web3DepositTable;
   web3_wallet_challenges: Web3WalletChallengeTable;
   web3_wallets: Web3WalletTable;
+  news: NewsTable;
+  qr_links: QrLinkTable;
 };

@@ -22,6 +22,8 @@ const ADMIN_LINKS = [
   ['/admin/reward-transactions', 'Reward claims'],
   ['/admin/reports', 'Reports'],
   ['/admin/tickets', 'Tickets'],
+  ['/admin/news', 'News'],
+  ['/admin/qr-links', 'QR links'],
   ['/admin/notifications', 'Notifications'],
   ['/admin/notification/list', 'Notification list'],
   ['/admin/settings', 'Settings'],

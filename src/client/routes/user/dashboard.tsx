@@ -1,5 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createFileRoute, Link } from '@tanstack/react-router';
+import { lazy, Suspense } from 'react';
 import { EmailVerificationCard } from '../../features/account/components/email-verification-card.tsx';
 import { memberSessionQuery } from '../../features/auth/session.ts';
 import {
@@ -12,6 +13,9 @@ import { DashboardBanner } from '../../features/notifications/components/dashboa
 import { ReferralCard } from '../../features/users/components/referral-card.tsx';
 import { WalletCards } from '../../features/wallets/components/wallet-cards.tsx';
 import { formatDateTime } from '../../lib/format.ts';
+
+// Its own small chunk: the dashboard's cold load has a JavaScript budget (tests/e2e/member-budget.spec.ts).
+const LatestNewsCard = lazy(() => import('../../features/news/components/latest-news-card.tsx'));
 
 export const Route = createFileRoute('/user/dashboard')({ component: MemberDashboard });
 
@@ -29,6 +33,9 @@ function MemberDashboard() {
       <IncomeCard />
       <TeamCard memberId={member.id} />
       <LatestNotificationsCard memberId={member.id} />
+      <Suspense fallback={null}>
+        <LatestNewsCard />
+      </Suspense>
       <section className="card" aria-labelledby="account-title">
         <h2 id="account-title">Your account</h2>
         <dl className="facts">

@@ -2,6 +2,7 @@ import { createFileRoute, Link } from '@tanstack/react-router';
 import { lazy, Suspense } from 'react';
 import { PAYMENT_MESSAGES } from '../../../shared/payments.ts';
 import { DepositHistory } from '../../features/payments/components/deposit-history.tsx';
+import { DepositQrLinks } from '../../features/qr-links/components/deposit-qr-links.tsx';
 import { Spinner } from '../../ui/spinner.tsx';
 
 // The manual deposit form and list load after the crypto payments: a phone downloads them only here.
@@ -26,6 +27,7 @@ function DepositHistoryPage() {
       <Link to="/user/web3-deposit" className="button">
         Deposit USDT on BNB Smart Chain
       </Link>
+      <DepositQrLinks />
       <Suspense fallback={<Spinner label="Loading on-chain deposits" />}>
         <Web3DepositsSection />
       </Suspense>

@@ -29,7 +29,7 @@ function registerRoute(api: FastifyInstance, deps: { db: Db; dataDir: string }):
   defineRoute(api, {
     method: 'GET',
     url: '/uploads/:name',
-    summary: 'A stored image (banner, ticket image, deposit screenshot, achiever photo)',
+    summary: 'A stored image (banner, ticket image, deposit screenshot, achiever photo, news picture)',
     tags: ['uploads'],
     access: 'signed-in',
     params: v.object({ name: v.string() }),
@@ -37,8 +37,9 @@ function registerRoute(api: FastifyInstance, deps: { db: Db; dataDir: string }):
       if (!STORED_NAME.test(params.name)) throw notFound();
       const upload = await findUpload(deps.db, params.name);
       if (!upload) throw notFound();
-      // A banner and an achiever's photo are for everyone signed in; the others for their owner and admins.
-      const open = upload.purpose === 'banner' || upload.purpose === 'achiever';
+      // A banner, an achiever's photo and a news picture are for everyone signed in; the others for
+      // their owner and admins.
+      const open = upload.purpose === 'banner' || upload.purpose === 'achiever' || upload.purpose === 'news';
       if (!open && user.user.role !== 'admin' && upload.owner_id !== user.user.id) throw notFound();
       let bytes: Buffer;
       try {

@@ -16,7 +16,7 @@ import { insertUpload } from './uploads.repository.ts';
 // For a ticket image pass the ticket owner's id as ownerId, so the member can see what an admin attaches.
 
 export type StoredImage = { name: string; url: string };
-export type UploadPurpose = 'banner' | 'ticket' | 'deposit' | 'achiever';
+export type UploadPurpose = 'banner' | 'ticket' | 'deposit' | 'achiever' | 'news';
 
 export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
 export const MAX_UPLOAD_PIXELS = 40_000_000;
