@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { devices, expect, test } from '@playwright/test';
+import { type BrowserContext, devices, expect, test } from '@playwright/test';
 import { type Address, parseUnits } from 'viem';
 import { type EvmChain, startEvmChain } from '../helpers/evm-chain.ts';
 import { type FakeRelay, startFakeRelay } from '../helpers/fake-wc-relay.ts';
@@ -184,5 +184,74 @@ test('a member connects a wallet on another chain, switches it, proves it and se
   } finally {
     await context.close();
     await wallet.stop();
+  }
+});
+
+/**
+ * WalletConnect's wallet list (explorer-api.walletconnect.com), answered by the test: this machine cannot
+ * reach it, and the modal opens only once it has loaded.
+ */
+async function fakeWalletList(context: BrowserContext): Promise<void> {
+  const listing = {
+    id: 'test-wallet',
+    name: 'TestPay',
+    homepage: 'https://wallet.test',
+    image_id: 'test-wallet-image',
+    app: { browser: '', ios: '', android: '' },
+    mobile: { native: 'testpay:', universal: 'https://wallet.test/app' },
+    desktop: { native: '', universal: '' },
+    metadata: { shortName: 'TestPay', colors: { primary: '#1b4d3e', secondary: '#ffffff' } },
+  };
+  await context.route('https://explorer-api.walletconnect.com/**', async (route) => {
+    const url = new URL(route.request().url());
+    if (url.pathname.includes('/getWalletImage/') || url.pathname.includes('/getAssetImage/'))
+      return route.fulfill({ status: 404, body: '' });
+    return route.fulfill({ json: { listings: { [listing.id]: listing }, total: 1 } });
+  });
+}
+
+test('the connect modal: the pairing QR on a desktop, the wallet app by its link on a phone', async ({
+  browser,
+}) => {
+  test.setTimeout(90_000);
+  const member = newMember('modal');
+  for (const device of ['Desktop Chrome', 'Pixel 7'] as const) {
+    const context = await browser.newContext({ ...devices[device], baseURL: server.origin });
+    try {
+      await fakeWalletList(context);
+      // What the phone's system would be asked to open (a wc: link opens the wallet app on Android).
+      await context.addInitScript(() => {
+        window.open = (url?: string | URL) => {
+          document.documentElement.dataset.opened = String(url);
+          return null;
+        };
+      });
+      if (device === 'Desktop Chrome') await registerByApi(context.request, member);
+      const page = await context.newPage();
+      await page.goto('/');
+      await signInMember(page, member);
+      await page.goto('/user/web3-deposit');
+      await page.getByRole('button', { name: 'Connect wallet' }).click();
+      const link = page.getByLabel('Connection link');
+      await expect(link).toHaveValue(/^wc:/, { timeout: 30_000 });
+      const modal = page.locator('wcm-modal');
+      if (device === 'Desktop Chrome') {
+        // The QR encodes the same link, to scan with the phone's wallet.
+        await expect(modal.locator('wcm-qrcode')).toBeVisible({ timeout: 15_000 });
+        await modal.locator('wcm-modal-backcard').getByRole('button').last().click();
+        await expect(page.getByTestId('web3-wallet-problem')).toHaveText(
+          'Connection cancelled. Press Connect wallet to try again.',
+        );
+      } else {
+        const select = modal.getByRole('button', { name: 'Select Wallet' });
+        await expect(select).toBeVisible({ timeout: 15_000 });
+        // The modal's wallet carousel above it never stops moving, so Playwright never finds the button
+        // "stable" enough to click: the click is sent to it directly.
+        await select.dispatchEvent('click');
+        await expect(page.locator('html')).toHaveAttribute('data-opened', await link.inputValue());
+      }
+    } finally {
+      await context.close();
+    }
   }
 });
