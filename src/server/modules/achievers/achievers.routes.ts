@@ -4,7 +4,7 @@ import { ACHIEVER_MESSAGES, achieverInputSchema, achieverSchema } from '../../..
 import { errorBodySchema } from '../../../shared/errors.ts';
 import type { Db } from '../../db/database.ts';
 import { defineRoute } from '../../http/route.ts';
-import { readImageField, storeImage } from '../uploads/uploads.service.ts';
+import { defineAdminImageUpload } from '../uploads/uploads.routes.ts';
 import { addAchiever, listAchievers, removeAchiever } from './achievers.service.ts';
 
 // Spec 7 "Achievers" (the spec's spelling of the path is kept). The photo is uploaded first
@@ -18,24 +18,16 @@ export function registerAchieversRoutes(
 ): void {
   const tags = ['achievers'];
 
-  defineRoute(app, {
-    method: 'POST',
-    url: '/achivers/images',
-    summary:
-      'Upload an achiever photo (multipart field "image": PNG, JPEG or WebP, at most 5 MB); answers the name to send as "image" (admin)',
-    tags: [...tags, 'admin'],
-    access: 'admin',
-    responses: {
-      201: v.object({ image: v.object({ name: v.string(), url: v.string() }) }),
-      ...errors,
-      413: errorBodySchema,
+  defineAdminImageUpload(
+    app,
+    { db, dataDir },
+    {
+      url: '/achivers/images',
+      what: 'an achiever photo',
+      purpose: 'achiever',
+      tags: [...tags, 'admin'],
     },
-    handler: async ({ user, request, reply }) => {
-      const bytes = await readImageField(request, 'image');
-      const image = await storeImage(db, dataDir, { bytes, ownerId: user.user.id, purpose: 'achiever' });
-      return reply.status(201).send({ image: { name: image.name, url: image.url } });
-    },
-  });
+  );
 
   defineRoute(app, {
     method: 'POST',

@@ -10,7 +10,7 @@ import {
 } from '../../../shared/news.ts';
 import type { Db } from '../../db/database.ts';
 import { defineRoute } from '../../http/route.ts';
-import { readImageField, storeImage } from '../uploads/uploads.service.ts';
+import { defineAdminImageUpload } from '../uploads/uploads.routes.ts';
 import { addNews, changeNews, listNews, readNews, removeNews } from './news.service.ts';
 
 // Spec 7 "News". A picture is uploaded first (POST /news/images, multipart) and the add or change
@@ -24,24 +24,16 @@ export function registerNewsRoutes(app: FastifyInstance, { db, dataDir }: { db: 
   const tags = ['news'];
   const adminTags = [...tags, 'admin'];
 
-  defineRoute(app, {
-    method: 'POST',
-    url: '/news/images',
-    summary:
-      'Upload a news picture (multipart field "image": PNG, JPEG or WebP, at most 5 MB); answers the name to send as "image" (admin)',
-    tags: adminTags,
-    access: 'admin',
-    responses: {
-      201: v.object({ image: v.object({ name: v.string(), url: v.string() }) }),
-      ...errors,
-      413: errorBodySchema,
+  defineAdminImageUpload(
+    app,
+    { db, dataDir },
+    {
+      url: '/news/images',
+      what: 'a news picture',
+      purpose: 'news',
+      tags: adminTags,
     },
-    handler: async ({ user, request, reply }) => {
-      const bytes = await readImageField(request, 'image');
-      const image = await storeImage(db, dataDir, { bytes, ownerId: user.user.id, purpose: 'news' });
-      return reply.status(201).send({ image: { name: image.name, url: image.url } });
-    },
-  });
+  );
 
   defineRoute(app, {
     method: 'POST',

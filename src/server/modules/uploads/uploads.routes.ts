@@ -2,11 +2,18 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import * as v from 'valibot';
+import { errorBodySchema } from '../../../shared/errors.ts';
 import type { Db } from '../../db/database.ts';
 import { notFound } from '../../http/errors.ts';
 import { defineRoute } from '../../http/route.ts';
 import { findUpload } from './uploads.repository.ts';
-import { STORED_NAME, uploadsDirOf } from './uploads.service.ts';
+import {
+  readImageField,
+  STORED_NAME,
+  storeImage,
+  type UploadPurpose,
+  uploadsDirOf,
+} from './uploads.service.ts';
 
 // Serves stored images to signed-in people only: a banner to anyone signed in, a ticket image to its
 // owner and admins (anyone else gets the same 404 as for a name that does not exist). The content
@@ -52,6 +59,36 @@ function registerRoute(api: FastifyInstance, deps: { db: Db; dataDir: string }):
         .header('x-content-type-options', 'nosniff')
         .header('content-disposition', `inline; filename="${upload.name}"`)
         .send(bytes);
+    },
+  });
+}
+
+/**
+ * POST `url` (admin): one picture for what the admin is writing (an achiever's photo, a news item's
+ * picture), re-encoded and stored like every upload; answers the name to send with the record.
+ */
+export function defineAdminImageUpload(
+  app: FastifyInstance,
+  { db, dataDir }: { db: Db; dataDir: string },
+  options: { url: string; what: string; purpose: UploadPurpose; tags: string[] },
+): void {
+  defineRoute(app, {
+    method: 'POST',
+    url: options.url,
+    summary: `Upload ${options.what} (multipart field "image": PNG, JPEG or WebP, at most 5 MB); answers the name to send as "image" (admin)`,
+    tags: options.tags,
+    access: 'admin',
+    responses: {
+      201: v.object({ image: v.object({ name: v.string(), url: v.string() }) }),
+      400: errorBodySchema,
+      401: errorBodySchema,
+      403: errorBodySchema,
+      413: errorBodySchema,
+    },
+    handler: async ({ user, request, reply }) => {
+      const bytes = await readImageField(request, 'image');
+      const image = await storeImage(db, dataDir, { bytes, ownerId: user.user.id, purpose: options.purpose });
+      return reply.status(201).send({ image: { name: image.name, url: image.url } });
     },
   });
 }
