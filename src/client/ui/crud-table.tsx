@@ -2,6 +2,7 @@ import { type FormEvent, type HTMLAttributes, useState } from 'react';
 import type * as v from 'valibot';
 import { errorText } from '../lib/http.ts';
 import { useSchemaForm } from '../lib/use-schema-form.ts';
+import { type ActionNote, ActionNoteView } from './admin-action.tsx';
 import { type DataColumn, DataTable } from './data-table.tsx';
 import { DeleteDialog } from './dialogs.tsx';
 import { FormField } from './form-field.tsx';
@@ -73,7 +74,7 @@ export function CrudTable<Row extends { id: string }, Fields extends Record<stri
   const [typed, setTyped] = useState<Fields>(empty);
   const [editing, setEditing] = useState<Row | null>(null);
   const [deleting, setDeleting] = useState<Row | null>(null);
-  const [note, setNote] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
+  const [note, setNote] = useState<ActionNote>(null);
   const { errors, setErrors, busy, submit } = useSchemaForm();
 
   const set = (name: keyof Fields) => (event: { target: { value: string } }) =>
@@ -175,14 +176,7 @@ export function CrudTable<Row extends { id: string }, Fields extends Record<stri
           ) : null}
         </div>
       </form>
-      {note ? (
-        <p
-          className={note.tone === 'success' ? 'notice' : 'error'}
-          role={note.tone === 'success' ? 'status' : 'alert'}
-        >
-          {note.text}
-        </p>
-      ) : null}
+      <ActionNoteView note={note} />
       <DataTable {...table} columns={withActions} rows={rows} rowKey={(row) => row.id} status={status} />
       <DeleteDialog
         open={deleting !== null}

@@ -5,6 +5,7 @@ import { formatDateTime } from '../../../lib/format.ts';
 import { errorText } from '../../../lib/http.ts';
 import { uploadImage } from '../../../lib/upload.ts';
 import { useSchemaForm } from '../../../lib/use-schema-form.ts';
+import { type ActionNote, ActionNoteView } from '../../../ui/admin-action.tsx';
 import { type DataColumn, DataTable } from '../../../ui/data-table.tsx';
 import { DeleteDialog } from '../../../ui/dialogs.tsx';
 import { FormField, TextAreaField } from '../../../ui/form-field.tsx';
@@ -14,7 +15,6 @@ import { createNews, deleteNews, newsListQuery, refreshNews, updateNews } from '
 // an optional picture, published or draft), and the list with Edit, Publish/Unpublish and Delete.
 // The picture is uploaded first (POST /news/images) and the item names it, as achievers' photos are.
 
-type Note = { tone: 'success' | 'error'; text: string };
 type Typed = { title: string; body: string; published: boolean };
 const EMPTY: Typed = { title: '', body: '', published: false };
 
@@ -27,7 +27,7 @@ export function AdminNews() {
   const [formKey, setFormKey] = useState(0);
   const [editing, setEditing] = useState<News | null>(null);
   const [deleting, setDeleting] = useState<News | null>(null);
-  const [note, setNote] = useState<Note | null>(null);
+  const [note, setNote] = useState<ActionNote>(null);
   const { errors, setErrors, busy, submit } = useSchemaForm();
 
   function reset() {
@@ -223,14 +223,7 @@ export function AdminNews() {
           ) : null}
         </div>
       </form>
-      {note ? (
-        <p
-          className={note.tone === 'success' ? 'notice' : 'error'}
-          role={note.tone === 'success' ? 'status' : 'alert'}
-        >
-          {note.text}
-        </p>
-      ) : null}
+      <ActionNoteView note={note} />
       <DataTable
         caption="News"
         columns={columns}
