@@ -62,9 +62,11 @@ test.describe('landing page content', () => {
     await expect(page.getByRole('contentinfo')).toHaveCount(1);
     // The unnamed section says what the member app does, in plain words.
     await expect(page.locator('#how-it-works h2')).toHaveText('How the platform works');
+    // The limits are settings an admin changes while the page stays prerendered: it names none of them.
     await expect(page.locator('#how-it-works')).toContainText(
-      'Transfers of $5,000 or more wait for a review',
+      'within a daily limit shown on your transfer screen. Large transfers wait for a review',
     );
+    await expect(page.locator('#how-it-works')).not.toContainText('$25,000');
   });
 
   test('the risk disclaimer is real, visible on arrival, and nothing promises a return', async ({ page }) => {
