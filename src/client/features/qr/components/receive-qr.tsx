@@ -1,31 +1,14 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { QR_SIZE_PX } from '../../../../shared/constants.ts';
 import { memberQrText, QR_MESSAGES } from '../../../../shared/qr.ts';
 import { Modal } from '../../../ui/modal.tsx';
 import '../qr.css';
-
-async function renderQr(text: string): Promise<string> {
-  // Loaded only when the member opens Receive: the QR library stays out of every other download.
-  const module = await import('qrcode');
-  const qr = (module as unknown as { default?: typeof module }).default ?? module;
-  return qr.toDataURL(text, { errorCorrectionLevel: 'M', width: QR_SIZE_PX, margin: 2, type: 'image/png' });
-}
+import { useQrCode } from '../../../ui/use-qr-code.ts';
 
 /** The member's own code (their e-mail, in the format of shared/qr.ts), drawn once the dialog opens. */
 function ReceiveCode({ email }: { email: string }) {
   const text = memberQrText(window.location.origin, email);
-  const [url, setUrl] = useState<string | null>(null);
-  const [failed, setFailed] = useState(false);
-  useEffect(() => {
-    let current = true;
-    renderQr(text).then(
-      (next) => current && setUrl(next),
-      () => current && setFailed(true),
-    );
-    return () => {
-      current = false;
-    };
-  }, [text]);
+  const { url, failed } = useQrCode(text);
   return (
     <div className="receive-qr">
       {url ? (
