@@ -184,9 +184,9 @@ export async function buildApp(config: Config): Promise<App> {
       registerNotificationsRoutes(api, { db, dataDir: config.dataDir });
       registerTicketsRoutes(api, { db, dataDir: config.dataDir });
       registerPushRoutes(api, { db });
-      registerAccountRoutes(api, { db, publicUrl: config.publicUrl, ...config.mail });
+      registerAccountRoutes(api, { db, publicUrl: config.publicUrl });
       registerMailRoutes(api, { db });
-      registerProfileRoutes(api, { db, codeTtlMs: config.mail.codeTtlMs });
+      registerProfileRoutes(api, { db });
       registerPlansRoutes(api, { db });
       registerTopupsRoutes(api, { db });
       registerCodesRoutes(api, { db });

@@ -93,9 +93,6 @@ export type MailConfig = {
   pollMs: number;
   /** First retry delay; each further try waits twice as long. */
   retryBaseMs: number;
-  /** Lifetimes of reset links and e-mailed codes (RULES.md: 15 and 10 minutes). */
-  resetLinkTtlMs: number;
-  codeTtlMs: number;
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -131,8 +128,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       from: env.MAIL_FROM || `no-reply@${host === '0.0.0.0' ? 'localhost' : host}`,
       pollMs: Math.max(50, wholeNumber('MAIL_POLL_MS', env.MAIL_POLL_MS, 2000)),
       retryBaseMs: wholeNumber('MAIL_RETRY_BASE_MS', env.MAIL_RETRY_BASE_MS, 30_000),
-      resetLinkTtlMs: wholeNumber('RESET_LINK_TTL_MS', env.RESET_LINK_TTL_MS, 15 * 60_000),
-      codeTtlMs: wholeNumber('EMAIL_CODE_TTL_MS', env.EMAIL_CODE_TTL_MS, 10 * 60_000),
     },
     totpEncryptionKey: env.TOTP_ENCRYPTION_KEY || undefined,
     income: {

@@ -21,9 +21,6 @@ export const TOAST_SUCCESS_DURATION_MS = 2000;
 export const TOAST_LIMIT = 20;
 export const TOAST_MAX_WIDTH_PX = 350;
 
-export const MEMBER_SESSION_TTL_MS = 24 * 60 * 60 * 1000;
-export const ADMIN_SESSION_TTL_MS = 8 * 60 * 60 * 1000;
-
 export const PASSWORD_MIN_LENGTH = 10;
 export const PASSWORD_MAX_LENGTH = 128;
 export const USERNAME_PATTERN = /^[A-Za-z0-9_]{3,30}$/;

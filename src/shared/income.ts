@@ -47,9 +47,6 @@ export type IncomeRunResult = v.InferOutput<typeof incomeRunResultSchema>;
 
 // ---- reading the income back (issue 15 items 3 and 4) ----
 
-/** RULES.md "Daily income": an investment stops earning once its ROI reaches this share of its amount. */
-export const INCOME_CAP_PERCENT = 200;
-
 /** The kinds of income a member earns, as their ledger transfers name them. */
 export const INCOME_KINDS = ['roi', 'activation_income', 'level_income'] as const;
 export type IncomeKind = (typeof INCOME_KINDS)[number];
@@ -144,8 +141,10 @@ export const memberInvestmentSchema = v.object({
   roi_paid: v.string(),
   days_paid: v.number(),
   days_left: v.number(),
-  /** The most ROI the investment can earn: INCOME_CAP_PERCENT of its amount. */
+  /** The most ROI the investment can earn: its amount x the income cap in force when it was bought. */
   cap: v.string(),
+  /** That cap as a percent of the amount ("200.00"). */
+  cap_percent: v.string(),
   /** roi_paid as a percent of the cap, rounded down to 2 decimals ("12.50"). */
   cap_reached_percent: v.string(),
   status: v.picklist(['active', 'completed']),

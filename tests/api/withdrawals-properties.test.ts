@@ -37,7 +37,6 @@ let server: TestServer;
 let admin: SessionUser;
 type Member = { id: string; email: string; working: string };
 const members: Member[] = [];
-const CODE_TTL_MS = 10 * 60_000;
 const MIN_CENTS = 1_000; // RULES.md: minimum 10.00
 /** RULES.md: a 5% fee, rounded to the nearest cent (half up). The model's own arithmetic. */
 const feeOf = (cents: number) => Math.floor((cents * 5 + 50) / 100);
@@ -390,7 +389,7 @@ async function apply(model: Model, s: Step): Promise<string> {
             ? s.size.cents
             : Math.max(MIN_CENTS, free + s.size.extra);
       const member = await sessionOf(server.db, m.id);
-      await sendEmailCode(server.db, member.user, 'withdrawal', CODE_TTL_MS, {
+      await sendEmailCode(server.db, member.user, 'withdrawal', {
         subject: MAIL_TEXT_OTP.withdrawalSubject,
         intro: MAIL_TEXT_OTP.withdrawalIntro,
       });

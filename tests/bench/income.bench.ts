@@ -132,6 +132,7 @@ async function build(db: Db, boughtOn: string): Promise<void> {
           duration_days: 365,
           roi_paid_cents: 0,
           roi_days_paid: 0,
+          roi_cap_cents: 2 * amountCents,
           status: 'active',
           ledger_transfer_id: `bench-buy-${id}`,
           created_at: boughtAt,

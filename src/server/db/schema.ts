@@ -345,6 +345,8 @@ export type TopupTable = {
   duration_days: number;
   roi_paid_cents: number;
   roi_days_paid: number;
+  /** The most ROI it may earn: its amount x the income cap in force when it was bought (0029). */
+  roi_cap_cents: number;
   status: 'active' | 'completed';
   ledger_transfer_id: string;
   created_at: string;

@@ -12,7 +12,7 @@ import { defineRoute } from '../../http/route.ts';
 import { sendVerificationCode, verifyEmail } from './email-verification.service.ts';
 import { requestPasswordReset, resetPassword } from './password-reset.service.ts';
 
-export type AccountDeps = { db: Db; publicUrl: string; resetLinkTtlMs: number; codeTtlMs: number };
+export type AccountDeps = { db: Db; publicUrl: string };
 
 export function registerAccountRoutes(app: FastifyInstance, deps: AccountDeps): void {
   const { db } = deps;
@@ -22,7 +22,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountDeps): 
     method: 'POST',
     url: '/pass/forget',
     summary:
-      'Ask for a password-reset link; the same answer for every address, a member’s address gets a link valid 15 minutes',
+      'Ask for a password-reset link; the same answer for every address, a member’s address gets a link valid for the e-mailed code lifetime setting (15 minutes by default)',
     tags: ['password'],
     access: 'public',
     body: forgotPasswordSchema,
@@ -51,12 +51,12 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountDeps): 
     method: 'POST',
     url: '/auth/email-verification',
     summary:
-      'Mail the signed-in member a 6-digit code (10 minutes) to verify their e-mail; at most 5 an hour',
+      'Mail the signed-in member a 6-digit code (valid for the e-mailed code lifetime setting, 15 minutes by default) to verify their e-mail; at most 5 an hour',
     tags: ['auth'],
     access: 'member',
     responses: { 200: messageSchema, 422: errorBodySchema, 429: errorBodySchema },
     handler: async ({ user, request }) => {
-      await sendVerificationCode(db, user.user, deps.codeTtlMs, request.ip);
+      await sendVerificationCode(db, user.user, request.ip);
       return { message: ACCOUNT.codeSent };
     },
   });

@@ -6,8 +6,9 @@ import type { UserTable } from '../../db/schema.ts';
 import { badRequest } from '../../http/errors.ts';
 import { consume, type Limit } from '../../http/rate-limit.ts';
 import { hashToken } from '../../http/tokens.ts';
-import { enqueueMail, simpleHtml } from '../mail/mail.service.ts';
+import { enqueueMail } from '../mail/mail.service.ts';
 import { nudgeMail } from '../mail/mail.worker.ts';
+import { readRules } from '../settings/settings.service.ts';
 import {
   countCodeTry,
   findEmailCode,
@@ -18,7 +19,7 @@ import {
 
 // E-mailed 6-digit codes for any purpose (issue 14): e-mail verification, a payout address change,
 // later a withdrawal. A code is random (crypto), kept only as a hash (salted with the member's id and
-// the purpose), valid ttlMs, allows at most 5 wrong tries, works once, and a new code for the same
+// the purpose), valid for the e-mailed code lifetime in force when it is sent (a setting), allows at most 5 wrong tries, works once, and a new code for the same
 // purpose replaces the old one. Sending limits are the caller's (they differ by purpose).
 
 export type CodePurpose = 'verify' | 'address' | 'withdrawal';
@@ -43,21 +44,20 @@ export async function sendEmailCode(
   db: Db,
   user: UserTable,
   purpose: CodePurpose,
-  ttlMs: number,
   mail: CodeMail,
 ): Promise<void> {
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
   const now = new Date();
-  const minutes = Math.round(ttlMs / 60_000);
-  const paragraphs = [
-    `Hello ${user.fullname},`,
-    mail.intro,
-    code,
-    `It works once and for ${minutes} minutes. ${
-      mail.warning ?? 'If you did not ask for it, you can ignore this e-mail.'
-    }`,
-  ];
   await db.transaction().execute(async (trx) => {
+    const ttlMs = (await readRules(trx)).otpLifetimeMs;
+    const paragraphs = [
+      `Hello ${user.fullname},`,
+      mail.intro,
+      code,
+      `It works once and for ${Math.round(ttlMs / 60_000)} minutes. ${
+        mail.warning ?? 'If you did not ask for it, you can ignore this e-mail.'
+      }`,
+    ];
     await replaceEmailCode(trx, {
       user_id: user.id,
       purpose,
@@ -67,11 +67,7 @@ export async function sendEmailCode(
       created_at: now.toISOString(),
       used_at: null,
     });
-    await enqueueMail(
-      trx,
-      { to: user.email, subject: mail.subject, text: paragraphs.join('\n\n'), html: simpleHtml(paragraphs) },
-      now,
-    );
+    await enqueueMail(trx, { to: user.email, subject: mail.subject, paragraphs }, now);
   });
   nudgeMail(db);
 }

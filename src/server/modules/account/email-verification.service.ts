@@ -12,16 +12,11 @@ import { limitCodeMailsFrom, redeemEmailCode, sendEmailCode } from './email-code
 
 export const CODE_SEND_LIMIT: Limit = { max: 5, windowMs: 60 * 60_000 };
 
-export async function sendVerificationCode(
-  db: Db,
-  user: UserTable,
-  codeTtlMs: number,
-  clientIp: string,
-): Promise<void> {
+export async function sendVerificationCode(db: Db, user: UserTable, clientIp: string): Promise<void> {
   if (user.verify_at) throw new AppError(422, ACCOUNT.alreadyVerified);
   await consume(db, `verify:send:${user.id}`, CODE_SEND_LIMIT);
   await limitCodeMailsFrom(db, clientIp);
-  await sendEmailCode(db, user, 'verify', codeTtlMs, {
+  await sendEmailCode(db, user, 'verify', {
     subject: MAIL_TEXT.verifySubject,
     intro: 'Your code to verify your e-mail address:',
   });

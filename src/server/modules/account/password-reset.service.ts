@@ -12,8 +12,9 @@ import { hashToken, newToken } from '../../http/tokens.ts';
 import { clearSignInSlowdown } from '../auth/auth.service.ts';
 import { hashPassword, isCommonPassword } from '../auth/passwords.ts';
 import { deleteSessionsOfUser } from '../auth/sessions.repository.ts';
-import { enqueueMail, simpleHtml } from '../mail/mail.service.ts';
+import { enqueueMail } from '../mail/mail.service.ts';
 import { nudgeMail } from '../mail/mail.worker.ts';
+import { readRules } from '../settings/settings.service.ts';
 import { findUserByEmail, findUserById } from '../users/users.repository.ts';
 import { findResetToken, replaceResetToken, setPasswordHash, useResetToken } from './account.repository.ts';
 
@@ -29,10 +30,10 @@ export const RESET_LIMITS = {
   resetPerIp: { max: 30, windowMs: 15 * MINUTE },
 } satisfies Record<string, Limit>;
 
-export type ResetDeps = { db: Db; publicUrl: string; resetLinkTtlMs: number };
+export type ResetDeps = { db: Db; publicUrl: string };
 
 export async function requestPasswordReset(
-  { db, publicUrl, resetLinkTtlMs }: ResetDeps,
+  { db, publicUrl }: ResetDeps,
   input: ForgotPasswordInput,
   ip: string,
 ): Promise<void> {
@@ -54,14 +55,15 @@ export async function requestPasswordReset(
   const token = newToken();
   const now = new Date();
   const link = `${publicUrl}/reset-password?token=${encodeURIComponent(token)}`;
-  const minutes = Math.round(resetLinkTtlMs / MINUTE);
-  const paragraphs = [
-    `Hello ${user.fullname},`,
-    'Someone (we hope you) asked to reset the password of your account. Open this link to set a new one:',
-    link,
-    `The link works once and for ${minutes} minutes. If you did not ask for it, you can ignore this e-mail; your password stays as it is.`,
-  ];
   await db.transaction().execute(async (trx) => {
+    // The e-mailed code and link lifetime in force now (a setting) stays this link's.
+    const resetLinkTtlMs = (await readRules(trx)).otpLifetimeMs;
+    const paragraphs = [
+      `Hello ${user.fullname},`,
+      'Someone (we hope you) asked to reset the password of your account. Open this link to set a new one:',
+      link,
+      `The link works once and for ${Math.round(resetLinkTtlMs / MINUTE)} minutes. If you did not ask for it, you can ignore this e-mail; your password stays as it is.`,
+    ];
     await replaceResetToken(trx, {
       token_hash: hashToken(token),
       user_id: user.id,
@@ -74,8 +76,8 @@ export async function requestPasswordReset(
       {
         to: user.email,
         subject: MAIL_TEXT.resetSubject,
-        text: paragraphs.join('\n\n'),
-        html: simpleHtml(paragraphs, link),
+        paragraphs,
+        link,
       },
       now,
     );

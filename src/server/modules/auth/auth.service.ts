@@ -1,5 +1,4 @@
 import type { RegisterInput, SignInInput } from '../../../shared/auth.ts';
-import { ADMIN_SESSION_TTL_MS, MEMBER_SESSION_TTL_MS } from '../../../shared/constants.ts';
 import { AUTH } from '../../../shared/messages.ts';
 import type { Db } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
@@ -7,6 +6,7 @@ import type { UserTable } from '../../db/schema.ts';
 import { badRequest, conflict, forbidden, unauthorized } from '../../http/errors.ts';
 import { consume, type Limit, reset, type Slowdown, slowDown } from '../../http/rate-limit.ts';
 import { hashToken, newToken } from '../../http/tokens.ts';
+import { readRules } from '../settings/settings.service.ts';
 import {
   findRootAdmin,
   findUserByEmail,
@@ -100,8 +100,10 @@ export async function startSession(
   await deleteExpiredSessions(db, now.toISOString());
   const token = newToken();
   const sessionId = hashToken(token);
+  // The sign-in lifetime in force now (a setting) stays this session's.
+  const rules = await readRules(db);
   const expiresAt = new Date(
-    now.getTime() + (role === 'admin' ? ADMIN_SESSION_TTL_MS : MEMBER_SESSION_TTL_MS),
+    now.getTime() + (role === 'admin' ? rules.adminSessionMs : rules.memberSessionMs),
   ).toISOString();
   await insertSession(db, {
     id: sessionId,

@@ -133,6 +133,7 @@ export async function memberInvestments(db: Db, memberId: string) {
       't.duration_days',
       't.roi_paid_cents',
       't.roi_days_paid',
+      't.roi_cap_cents',
       't.status',
       't.created_at',
       't.roi_end_date',

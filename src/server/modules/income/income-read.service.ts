@@ -1,6 +1,5 @@
 import { addDays, dateOf } from '../../../shared/dates.ts';
 import {
-  INCOME_CAP_PERCENT,
   INCOME_KINDS,
   type IncomeByKind,
   type IncomeOverview,
@@ -146,7 +145,7 @@ export async function incomeOverview(
 function toInvestment(row: Awaited<ReturnType<typeof memberInvestments>>[number]): MemberInvestment {
   const amountCents = Number(row.amount_cents);
   const paidCents = Number(row.roi_paid_cents);
-  const capCents = (amountCents * INCOME_CAP_PERCENT) / 100;
+  const capCents = Number(row.roi_cap_cents);
   const daysPaid = Number(row.roi_days_paid);
   const durationDays = Number(row.duration_days);
   return {
@@ -160,8 +159,11 @@ function toInvestment(row: Awaited<ReturnType<typeof memberInvestments>>[number]
     // A completed investment (its days or its cap reached) earns no more days.
     days_left: row.status === 'completed' ? 0 : Math.max(0, durationDays - daysPaid),
     cap: formatCents(capCents),
+    cap_percent: formatPercent(amountCents > 0 ? Math.floor((capCents * 10_000) / amountCents) : 0),
     // Basis points of the cap, rounded down, shown as a percent with 2 decimals.
-    cap_reached_percent: formatPercent(Math.min(10_000, Math.floor((paidCents * 10_000) / capCents))),
+    cap_reached_percent: formatPercent(
+      capCents > 0 ? Math.min(10_000, Math.floor((paidCents * 10_000) / capCents)) : 10_000,
+    ),
     status: row.status,
     created_at: row.created_at,
     roi_end_date: row.roi_end_date,

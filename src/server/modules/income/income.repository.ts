@@ -209,7 +209,7 @@ async function ensureRoiBatch(trx: Db): Promise<void> {
 /**
  * The ROI this chunk pays on `date` (RULES.md "Daily income"): each investment bought on or before the
  * date, whose last earning date is not past, whose owner is unblocked with ROI open, not yet paid for
- * the date and under its 200% cap, earns amount x daily rate rounded down to the cent, and never more
+ * the date and under its income cap (its own, fixed when bought), earns amount x daily rate rounded down to the cent, and never more
  * than what is left under the cap. Fills income_roi_batch; returns how many.
  */
 export async function selectRoiBatch(
@@ -222,14 +222,14 @@ export async function selectRoiBatch(
   const result =
     await sql`insert into income_roi_batch (id, topup_id, user_id, username, plan_name, amount_cents)
     select 'roi:' || t.id || ':' || cast(${date} as text), t.id, t.user_id, u.username, p.name,
-      case when t.amount_cents * t.roi_bp / 10000 < 2 * t.amount_cents - t.roi_paid_cents
-        then t.amount_cents * t.roi_bp / 10000 else 2 * t.amount_cents - t.roi_paid_cents end
+      case when t.amount_cents * t.roi_bp / 10000 < t.roi_cap_cents - t.roi_paid_cents
+        then t.amount_cents * t.roi_bp / 10000 else t.roi_cap_cents - t.roi_paid_cents end
     from topups t
     join users u on u.id = t.user_id
     join plans p on p.id = t.plan_id
     where t.status = 'active' and t.id > ${afterId} and t.id <= ${lastId}
       and substr(t.created_at, 1, 10) <= ${date} and t.roi_end_date >= ${date}
-      and t.roi_paid_cents < 2 * t.amount_cents and t.amount_cents * t.roi_bp / 10000 > 0
+      and t.roi_paid_cents < t.roi_cap_cents and t.amount_cents * t.roi_bp / 10000 > 0
       and u.status = 'unblock' and u.roi_status = 'open'
       and not exists (select 1 from roi_payments r where r.topup_id = t.id and r.run_date = ${date})`.execute(
       trx,
@@ -278,7 +278,7 @@ export async function payChunk(trx: Db, date: string, nowIso: string): Promise<C
       roi_days_paid = topups.roi_days_paid + 1,
       status = case when topups.status <> 'active' then topups.status
         when topups.roi_days_paid + 1 >= topups.duration_days
-        or topups.roi_paid_cents + b.amount_cents >= 2 * topups.amount_cents then 'completed' else 'active' end
+        or topups.roi_paid_cents + b.amount_cents >= topups.roi_cap_cents then 'completed' else 'active' end
     from income_roi_batch b where b.topup_id = topups.id`.execute(trx);
   await sql`insert into level_incomes (id, roi_payment_id, source_user_id, user_id, level, percent_bp, amount_cents, run_date, created_at)
     select 'lvl:' || source_id || ':' || level, source_id, owner_id, user_id, level, percent_bp, amount_cents,

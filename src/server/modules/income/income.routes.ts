@@ -70,7 +70,7 @@ export function registerIncomeRoutes(
     method: 'GET',
     url: '/income/summary',
     summary:
-      "The signed-in member's own income by kind today, this month and in all (by the UTC date it reached Income Working), the last 30 days, and each investment with its ROI paid, days left and progress to the 200% cap",
+      "The signed-in member's own income by kind today, this month and in all (by the UTC date it reached Income Working), the last 30 days, and each investment with its ROI paid, days left and progress to its income cap (the cap in force when it was bought)",
     tags: ['income'],
     access: 'member',
     responses: { 200: incomeSummarySchema, 401: errorBodySchema, 403: errorBodySchema },

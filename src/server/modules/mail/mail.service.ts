@@ -2,20 +2,31 @@ import { randomUUID } from 'node:crypto';
 import type { OutboxMail } from '../../../shared/account.ts';
 import type { Db } from '../../db/database.ts';
 import type { MailOutboxTable } from '../../db/schema.ts';
+import { readRules } from '../settings/settings.service.ts';
 import { insertMail } from './mail.repository.ts';
 
 // Mail is written to the outbox with the same database handle (usually a transaction) as what caused
 // it, so a mail exists exactly when its cause committed. The worker (mail.worker.ts) sends it.
 
-export type NewMail = { to: string; subject: string; text: string; html: string };
+/** A mail's paragraphs; `link`, when one of them, is made a link in the HTML part. */
+export type NewMail = { to: string; subject: string; paragraphs: string[]; link?: string };
 
+/**
+ * Queues the mail with the site's signature: the site name and, when set, the support address (both
+ * settings, read with the caller's handle), under the same paragraphs in the text and HTML parts.
+ */
 export async function enqueueMail(db: Db, mail: NewMail, now = new Date()): Promise<void> {
+  const { siteName, supportEmail } = await readRules(db);
+  const paragraphs = [
+    ...mail.paragraphs,
+    `— ${siteName}${supportEmail ? `. Questions? Write to ${supportEmail}.` : ''}`,
+  ];
   await insertMail(db, {
     id: randomUUID(),
     to_address: mail.to.toLowerCase(),
     subject: mail.subject,
-    text_body: mail.text,
-    html_body: mail.html,
+    text_body: paragraphs.join('\n\n'),
+    html_body: simpleHtml(paragraphs, mail.link),
     status: 'pending',
     attempts: 0,
     next_attempt_at: now.toISOString(),
@@ -32,7 +43,7 @@ const escapeHtml = (s: string) =>
   );
 
 /** A simple HTML part: the same paragraphs as the text part, with one link made a link. */
-export function simpleHtml(paragraphs: string[], link?: string): string {
+function simpleHtml(paragraphs: string[], link?: string): string {
   const body = paragraphs
     .map((p) => {
       const escaped = escapeHtml(p);

@@ -2,6 +2,7 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import type { MailConfig } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import type { MailOutboxTable } from '../../db/schema.ts';
+import { readRules } from '../settings/settings.service.ts';
 import { claimMail, dueMails, markFailed, markRetry, markSent } from './mail.repository.ts';
 
 // Sends the outbox. Cheap when idle: one indexed query every pollMs, plus an immediate run when this
@@ -22,6 +23,9 @@ type Log = {
 export type MailWorker = { nudge: () => void; stop: () => Promise<void>; runOnce: () => Promise<void> };
 
 const workers = new WeakMap<Db, MailWorker>();
+
+/** MAIL_FROM's address: "Name <a@b>" gives a@b; the name shown is the site name setting. */
+export const senderAddress = (from: string) => /<([^>]+)>/.exec(from)?.[1]?.trim() ?? from.trim();
 
 /** Asks this process's worker to look at the outbox now (after a commit that wrote a mail). */
 export function nudgeMail(db: Db): void {
@@ -48,7 +52,7 @@ export function startMailWorker(db: Db, config: MailConfig, log: Log): MailWorke
       return;
     }
     await transport.sendMail({
-      from: config.from,
+      from: { name: (await readRules(db)).siteName, address: senderAddress(config.from) },
       to: mail.to_address,
       subject: mail.subject,
       text: mail.text_body,

@@ -34,14 +34,13 @@ export async function sendOtp(
   db: Db,
   asker: SessionUser,
   input: OtpSendInput,
-  codeTtlMs: number,
   clientIp: string,
 ): Promise<void> {
   assertOwn(asker, input.userId, input.email);
   await consume(db, `otp:send:${asker.user.id}`, OTP_SEND_LIMIT);
   // Per client address too, so one machine cannot mail codes for many accounts.
   await limitCodeMailsFrom(db, clientIp);
-  await sendEmailCode(db, asker.user, input.purpose, codeTtlMs, MAILS[input.purpose]);
+  await sendEmailCode(db, asker.user, input.purpose, MAILS[input.purpose]);
 }
 
 /** Checks the code (a try counts) without using it up: the call it guards does that. */

@@ -19,7 +19,7 @@ import { walletBalance } from '../wallets/wallets.service.ts';
 import { sendOtp, verifyOtp } from './otp.service.ts';
 import { readProfile, updateProfile } from './profile.service.ts';
 
-export type ProfileDeps = { db: Db; codeTtlMs: number };
+export type ProfileDeps = { db: Db };
 
 export function registerProfileRoutes(app: FastifyInstance, deps: ProfileDeps): void {
   const { db } = deps;
@@ -59,13 +59,13 @@ export function registerProfileRoutes(app: FastifyInstance, deps: ProfileDeps): 
     method: 'POST',
     url: '/otp/send',
     summary:
-      'Mail the signed-in member a 6-digit code (10 minutes, replaces the previous one) for purpose withdrawal or address; userId and email must be their own (else 403); at most 5 an hour per member and 20 per client address (429)',
+      'Mail the signed-in member a 6-digit code (valid for the e-mailed code lifetime setting, 15 minutes by default; replaces the previous one) for purpose withdrawal or address; userId and email must be their own (else 403); at most 5 an hour per member and 20 per client address (429)',
     tags: ['otp'],
     access: 'member',
     body: otpSendSchema,
     responses: { 200: messageSchema, 400: errorBodySchema, 403: errorBodySchema, 429: errorBodySchema },
     handler: async ({ body, user, request }) => {
-      await sendOtp(db, user, body, deps.codeTtlMs, request.ip);
+      await sendOtp(db, user, body, request.ip);
       return { message: ACCOUNT.codeSent };
     },
   });

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { errorBodySchema } from '../../../shared/errors.ts';
 import {
+  publicSettingsSchema,
   SETTINGS_MESSAGES,
   settingsAnswerSchema,
   settingsSavedSchema,
@@ -10,9 +11,23 @@ import type { Db } from '../../db/database.ts';
 import { defineRoute } from '../../http/route.ts';
 import { readSettings, updateSettings } from './settings.service.ts';
 
-// API.md "Settings": GET and PUT /settings (admin).
+// API.md "Settings": GET and PUT /settings (admin); GET /settings/public, what every visitor may know.
 
 export function registerSettingsRoutes(app: FastifyInstance, { db }: { db: Db }): void {
+  defineRoute(app, {
+    method: 'GET',
+    url: '/settings/public',
+    summary:
+      "The site's name and its support e-mail ('' when none is set): the two settings anyone may read, shown beside members' support tickets",
+    tags: ['settings'],
+    access: 'public',
+    responses: { 200: publicSettingsSchema },
+    handler: async () => {
+      const { site_name, support_email } = await readSettings(db);
+      return { site_name, support_email };
+    },
+  });
+
   defineRoute(app, {
     method: 'GET',
     url: '/settings',

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { addDays, dateOf } from '../../../shared/dates.ts';
 import { formatCents } from '../../../shared/money.ts';
 import { formatPercent } from '../../../shared/plans.ts';
+import { incomeCapCents } from '../../../shared/settings.ts';
 import { TOPUP_MESSAGES, type Topup, type TopupListQuery, type TopupType } from '../../../shared/topups.ts';
 import { type Db, isPostgres } from '../../db/database.ts';
 import type { PlanTable, TopupTable } from '../../db/schema.ts';
@@ -16,6 +17,7 @@ import {
   resetLevelWork,
 } from '../income/level-earners.repository.ts';
 import { findPlan } from '../plans/plans.repository.ts';
+import { readRules } from '../settings/settings.service.ts';
 import { teamTotalsOnInvestment } from '../team/team-totals.repository.ts';
 import {
   ensureInvestedAccount,
@@ -152,6 +154,8 @@ export async function invest(trx: Db, order: Investment): Promise<Topup> {
     duration_days: Number(plan.duration_days),
     roi_paid_cents: 0,
     roi_days_paid: 0,
+    // The cap in force now, read in this transaction, stays the investment's own (docs/rules.md "Settings").
+    roi_cap_cents: incomeCapCents(order.amountCents, (await readRules(trx)).incomeCapBp),
     status: 'active',
     ledger_transfer_id: purchase.id,
     created_at: purchase.created_at,

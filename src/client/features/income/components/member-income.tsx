@@ -1,12 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { lazy, Suspense } from 'react';
-import {
-  INCOME_CAP_PERCENT,
-  type IncomeByKind,
-  type IncomeSummary,
-  type MemberInvestment,
-} from '../../../../shared/income.ts';
+import type { IncomeByKind, IncomeSummary, MemberInvestment } from '../../../../shared/income.ts';
 import { parseCents } from '../../../../shared/money.ts';
 import { TRANSACTION_TABLE_LABELS } from '../../../../shared/transactions.ts';
 import { formatMoney } from '../../../lib/format.ts';
@@ -77,14 +72,15 @@ function InvestmentCard({ investment: i }: { investment: MemberInvestment }) {
         </div>
       </dl>
       <p className="income-cap-label">
-        {INCOME_CAP_PERCENT}% cap: {formatMoney(i.roi_paid)} of {formatMoney(i.cap)} ({i.cap_reached_percent}
+        {Number(i.cap_percent)}% cap: {formatMoney(i.roi_paid)} of {formatMoney(i.cap)} (
+        {i.cap_reached_percent}
         %)
       </p>
       <progress
         className="income-cap"
         max={10_000}
         value={capBp}
-        aria-label={`${i.plan_name}: ${i.cap_reached_percent}% of the ${INCOME_CAP_PERCENT}% cap reached`}
+        aria-label={`${i.plan_name}: ${i.cap_reached_percent}% of the ${Number(i.cap_percent)}% cap reached`}
       />
     </li>
   );

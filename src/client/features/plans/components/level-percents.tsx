@@ -1,6 +1,12 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { type LevelSettings, levelPercentsInputSchema, MAX_LEVELS } from '../../../../shared/plans.ts';
+import {
+  DEFAULT_ACTIVATION_PERCENTS,
+  DEFAULT_ROI_LEVEL_PERCENTS,
+  type LevelSettings,
+  levelPercentsInputSchema,
+  MAX_LEVELS,
+} from '../../../../shared/plans.ts';
 import { useSchemaForm } from '../../../lib/use-schema-form.ts';
 import { FormField } from '../../../ui/form-field.tsx';
 import { MessageBanner } from '../../../ui/message-banner.tsx';
@@ -8,19 +14,22 @@ import { QueryError } from '../../../ui/query-error.tsx';
 import { Spinner } from '../../../ui/spinner.tsx';
 import { useAutoClearBanner } from '../../../ui/use-auto-clear.ts';
 import { type LevelList, levelSettingsQuery, saveLevelPercents } from '../api.ts';
+import '../plans.css';
+
+const listed = (percents: string[]) => percents.map((p) => `${Number(p)}%`).join(', ');
 
 const LISTS: { which: LevelList; field: keyof LevelSettings; title: string; hint: string }[] = [
   {
     which: 'active',
     field: 'active_levels',
     title: 'Activation income',
-    hint: "Paid once to the uplines from a top-up's amount, level 1 being the direct sponsor.",
+    hint: `Paid once to the uplines from a top-up's amount, level 1 being the direct sponsor. Default: ${listed(DEFAULT_ACTIVATION_PERCENTS)}.`,
   },
   {
     which: 'invest',
     field: 'invest_levels',
     title: 'ROI level income',
-    hint: "A share of a downline's ROI, level 1 being the direct sponsor.",
+    hint: `A share of a downline's ROI, level 1 being the direct sponsor. Default: ${listed(DEFAULT_ROI_LEVEL_PERCENTS)}.`,
   },
 ];
 

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { createFileRoute, Link } from '@tanstack/react-router';
 import { memberSessionQuery } from '../../../features/auth/session.ts';
 import { MemberTickets } from '../../../features/tickets/components/member-tickets.tsx';
+import { SupportContact } from '../../../features/tickets/components/support-contact.tsx';
 
 // The list lives at /user/queries/ (an index route) so /user/queries/{ticketId} is a page of its own
 // rather than a child drawn inside the list.
@@ -18,6 +19,7 @@ function TicketsPage() {
         </Link>
       </header>
       {memberId ? <MemberTickets memberId={memberId} /> : null}
+      <SupportContact />
     </div>
   );
 }
