@@ -9,6 +9,9 @@ import { api } from '../../lib/http.ts';
 export const needsActionQuery = queryOptions({
   queryKey: ['needs-action'],
   queryFn: () => api<NeedsAction>('GET', '/admin/needs-action'),
+  // The app's default keeps data fresh for a while; these counts are asked again on every visit.
+  staleTime: 0,
+  refetchOnWindowFocus: true,
   refetchInterval: NEEDS_ACTION_REFRESH_MS,
   refetchIntervalInBackground: false,
 });
