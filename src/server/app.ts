@@ -28,6 +28,7 @@ import { registerHealthRoutes } from './modules/health.routes.ts';
 import { registerIncomeRoutes } from './modules/income/income.routes.ts';
 import { registerMailRoutes } from './modules/mail/mail.routes.ts';
 import { startMailWorker } from './modules/mail/mail.worker.ts';
+import { registerNeedsActionRoutes } from './modules/needs-action/needs-action.routes.ts';
 import { registerNewsRoutes } from './modules/news/news.routes.ts';
 import { registerNotificationsRoutes } from './modules/notifications/notifications.routes.ts';
 import { registerPayments } from './modules/payments/payments.module.ts';
@@ -205,6 +206,7 @@ export async function buildApp(config: Config): Promise<App> {
       registerWeb3Routes(api, { db, web3 });
       registerNewsRoutes(api, { db, dataDir: config.dataDir });
       registerQrLinksRoutes(api, { db });
+      registerNeedsActionRoutes(api, { db });
     },
     { prefix: '/api/v1' },
   );
