@@ -97,3 +97,66 @@ test('an admin lowers the daily transfer limit; the member’s transfer form and
     await phone.close();
   }
 });
+
+test('an admin sets the support e-mail and a lifetime in minutes; members see the address beside their tickets', async ({
+  browser,
+}) => {
+  const support = await browser.newContext({
+    ...devices['Desktop Chrome'],
+    viewport: { width: 1366, height: 850 },
+    baseURL: server.origin,
+  });
+  const phone = await browser.newContext({ ...devices['Pixel 7'], baseURL: server.origin });
+  try {
+    const member = newMember('support');
+    await registerByApi(phone.request, member);
+    const page = await phone.newPage();
+    await signInMember(page, member);
+    await page.goto('/user/queries');
+    await expect(page.getByRole('heading', { name: 'Support tickets', level: 1 })).toBeVisible();
+    // No address is set by default, so none is shown.
+    await expect(page.getByTestId('support-contact')).toHaveCount(0);
+
+    const admin = await support.newPage();
+    await admin.goto('/admin-login');
+    await fillSignIn(admin, server.admin.email, server.admin.password);
+    await expect(admin).toHaveURL(/\/admin\/dashboard$/);
+    await admin.goto('/admin/settings');
+
+    // Durations are typed in the unit they are shown in and travel in seconds.
+    const codes = admin.getByTestId('accounts-settings');
+    const lifetime = codes.getByLabel('E-mailed code and link lifetime (minutes)');
+    await expect(lifetime).toHaveValue('15');
+    await expect(codes).toContainText('Default: 15 minutes.');
+    await lifetime.fill('30');
+    const savedCodes = admin.waitForResponse((r) => new URL(r.url()).pathname === '/api/v1/settings');
+    await codes.getByRole('button', { name: 'Save' }).click();
+    const codesAnswer = await savedCodes;
+    expect(codesAnswer.status()).toBe(200);
+    expect((await codesAnswer.json()).settings.otp_lifetime_seconds).toBe(1800);
+    await expect(lifetime).toHaveValue('30');
+
+    const site = admin.getByTestId('site-settings');
+    const address = site.getByLabel('Support e-mail (e-mail address, or empty for none)');
+    await address.fill('not an address');
+    await site.getByRole('button', { name: 'Save' }).click();
+    await expect(site.getByText('Support e-mail must be an e-mail address')).toBeVisible();
+    await site.getByLabel('Site name (text)').fill('Acme Academy');
+    await address.fill('help@acme.example');
+    const savedSite = admin.waitForResponse((r) => new URL(r.url()).pathname === '/api/v1/settings');
+    await site.getByRole('button', { name: 'Save' }).click();
+    expect((await savedSite).status()).toBe(200);
+    await expect(address).toHaveValue('help@acme.example');
+
+    await page.reload();
+    const contact = page.getByTestId('support-contact');
+    await expect(contact).toHaveText('You can also write to Acme Academy support at help@acme.example.');
+    await expect(contact.getByRole('link', { name: 'help@acme.example' })).toHaveAttribute(
+      'href',
+      'mailto:help@acme.example',
+    );
+  } finally {
+    await support.close();
+    await phone.close();
+  }
+});
