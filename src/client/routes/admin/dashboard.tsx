@@ -1,4 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
+import { TodayFigures } from '../../features/reports/components/today-figures.tsx';
 import { PendingTransfers } from '../../features/transfers/components/pending-transfers.tsx';
 import { MemberAccess } from '../../features/users/components/member-access.tsx';
 import { MemberCounts } from '../../features/users/components/member-counts.tsx';
@@ -11,6 +12,7 @@ function AdminDashboard() {
   return (
     <div className="stack">
       <h1>Dashboard</h1>
+      <TodayFigures />
       <MemberCounts />
       <PendingTransfers />
       <AdjustmentForm />
