@@ -38,6 +38,7 @@ import { registerPushRoutes } from './modules/push/push.routes.ts';
 import { configurePush } from './modules/push/push.service.ts';
 import { loadOrCreateVapidKeys } from './modules/push/vapid-keys.ts';
 import { registerQrLinksRoutes } from './modules/qr-links/qr-links.routes.ts';
+import { registerReportsRoutes } from './modules/reports/reports.routes.ts';
 import { registerLeadershipRoutes } from './modules/rewards/leadership.routes.ts';
 import { registerRewardsRoutes } from './modules/rewards/rewards.routes.ts';
 import { registerSalaryRoutes } from './modules/salary/salary.routes.ts';
@@ -178,6 +179,7 @@ export async function buildApp(config: Config): Promise<App> {
       registerSettingsRoutes(api, { db });
       registerUsersRoutes(api, { db });
       registerAuditRoutes(api, { db });
+      registerReportsRoutes(api, { db });
       registerWalletsRoutes(api, { db });
       registerTransfersRoutes(api, { db });
       registerLiveEvents(api, { db, config });

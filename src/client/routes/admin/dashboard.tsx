@@ -1,5 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { NeedsActionPanel } from '../../features/needs-action/components/needs-action-panel.tsx';
+import { TodayFigures } from '../../features/reports/components/today-figures.tsx';
 import { PendingTransfers } from '../../features/transfers/components/pending-transfers.tsx';
 import { MemberAccess } from '../../features/users/components/member-access.tsx';
 import { MemberCounts } from '../../features/users/components/member-counts.tsx';
@@ -13,6 +14,7 @@ function AdminDashboard() {
     <div className="stack">
       <h1>Dashboard</h1>
       <NeedsActionPanel />
+      <TodayFigures />
       <MemberCounts />
       <PendingTransfers />
       <AdjustmentForm />

@@ -146,3 +146,14 @@ export const paidToMember = (db: Db, sourceAccountId: string, memberId: string) 
     .where('debit_account_id', '=', sourceAccountId)
     .where('credit_account_id', 'in', [`${memberId}:business`, `${memberId}:working`])
     .where('phase', 'in', MOVED_PHASES);
+
+/**
+ * The same definition for every member at once (the admin's reports): every transfer that moved money
+ * out of `sourceAccountId` into a member's account (never one platform account to another).
+ */
+export const paidToMembers = (db: Db, sourceAccountId: string) =>
+  db
+    .selectFrom('ledger_transfers')
+    .where('debit_account_id', '=', sourceAccountId)
+    .where('credit_account_id', 'not like', 'platform:%')
+    .where('phase', 'in', MOVED_PHASES);
