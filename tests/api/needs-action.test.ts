@@ -253,7 +253,7 @@ describe('counts what waits and drops it once decided', () => {
     expect((await figures()).mails_failed).toEqual(before.mails_failed);
   });
 
-  it('a mail refused on every try is counted as failed (nothing resends it)', async () => {
+  it('a mail refused on every try is counted as failed until an admin sends it again', async () => {
     const before = await figures();
     const { member: m } = await signedInMember(server.baseUrl);
     smtp.refuse(Number.POSITIVE_INFINITY);
@@ -265,9 +265,17 @@ describe('counts what waits and drops it once decided', () => {
     } finally {
       smtp.refuse(0);
     }
-    const after = await figures();
-    expect(after.mails_retrying).toEqual(before.mails_retrying);
-    expect(after.mails_failed.oldest_at).toEqual(expect.any(String));
+    const failed = await figures();
+    expect(failed.mails_retrying).toEqual(before.mails_retrying);
+    expect(failed.mails_failed.oldest_at).toEqual(expect.any(String));
+
+    const [mail] = (await admin.get(`/admin/mail/outbox?status=failed&to=${encodeURIComponent(m.email)}`))
+      .body.mails;
+    const resent = await admin.post(`/admin/mail/${mail.id}/resend`);
+    expect(resent.status, resent.text).toBe(200);
+    await smtp.waitFor(m.email);
+    await expect.poll(async () => (await figures()).mails_failed).toEqual(before.mails_failed);
+    expect((await figures()).mails_retrying).toEqual(before.mails_retrying);
   });
 
   it('a failed income run for a date, until the date is run again and completes', async () => {
