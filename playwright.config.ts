@@ -14,6 +14,8 @@ export const E2E_ADMIN = { email: 'e2e-admin@example.com', password: 'E2e-Admin-
 // The run's mail relay (tests/e2e/mail-sink.ts): SMTP on this port, the received mails over HTTP on the next.
 const SMTP_PORT = Number(process.env.E2E_SMTP_PORT ?? PORT + 100);
 export const E2E_MAILS_URL = `http://127.0.0.1:${SMTP_PORT + 1}/mails`;
+/** POST (refuse every mail to ?to=) and DELETE (accept them again) on the sink (tests/e2e/mail-sink.ts). */
+export const E2E_MAIL_REFUSE_URL = `http://127.0.0.1:${SMTP_PORT + 1}/refuse`;
 
 const systemChromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
 const launchOptions = {
@@ -78,6 +80,9 @@ export default defineConfig({
         SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`,
         MAIL_FROM: 'Member Platform <no-reply@example.com>',
         MAIL_POLL_MS: '200',
+        // A mail the sink refuses (admin-mail.spec.ts) fails for good after 5 tries: 0.2 + 0.4 + 0.8 +
+        // 1.6 s apart here instead of the 7.5 minutes of the default. Nothing else is refused.
+        MAIL_RETRY_BASE_MS: '200',
         // The specs pay their own income dates and salary months. A scheduler's timer (the 10-minute
         // retry, or 00:05 UTC during a late run) would pay 30 dates of catch-up in the middle of the
         // suite and push a spec's run off the first page of the runs list, depending on how long the

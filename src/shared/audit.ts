@@ -39,6 +39,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'levels.activation': 'Set activation income levels',
   'levels.roi': 'Set ROI level income levels',
   'codes.create': 'Created activation codes',
+  'mail.resend': 'Sent a failed mail again',
 };
 
 /** The stored field names as people say them; a field not listed shows as its name in words. */
@@ -71,6 +72,7 @@ export const AUDIT_FIELD_LABELS: Record<string, string> = {
   plan_id: 'Plan',
   count: 'Codes',
   percents: 'Percents by level (level 1 first)',
+  attempts: 'Tries',
 };
 
 /** In money entries `business` and `working` are the member's two wallets (spec 3 labels). */

@@ -3,7 +3,8 @@ import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 
 // A real SMTP server on a free loopback port that keeps every mail it accepts, parsed. It can refuse
-// mails (a 451, as a relay that is having trouble) to exercise the outbox's retries.
+// mails (a 451, as a relay that is having trouble) to exercise the outbox's retries: the next n mails,
+// or every mail to given addresses (a mailbox that is full until someone empties it).
 
 export type ReceivedMail = { to: string; subject: string; text: string; html: string; from: string };
 
@@ -12,6 +13,8 @@ export type TestSmtp = {
   mails: ReceivedMail[];
   /** Refuse the next n mails (n = Infinity: refuse until told otherwise). */
   refuse: (n: number) => void;
+  /** Refuse (on = true) or accept again every mail to this address, whatever else is refused. */
+  refuseTo: (to: string, on: boolean) => void;
   /** How many mails were refused so far. */
   refused: () => number;
   /** Resolves with the first mail to this address that satisfies the test, waiting for it if need be. */
@@ -33,13 +36,17 @@ export async function startSmtp(port = 0): Promise<TestSmtp> {
   const waiters = new Set<() => void>();
   let toRefuse = 0;
   let refusedCount = 0;
+  const refusedAddresses = new Set<string>();
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
-    onData(stream, _session, callback) {
-      if (toRefuse > 0) {
-        toRefuse -= 1;
+    onData(stream, session, callback) {
+      const refusedRecipient = session.envelope.rcptTo.some((rcpt) =>
+        refusedAddresses.has(rcpt.address.toLowerCase()),
+      );
+      if (refusedRecipient || toRefuse > 0) {
+        if (!refusedRecipient) toRefuse -= 1;
         refusedCount += 1;
         stream.resume();
         stream.on('end', () => {
@@ -68,6 +75,10 @@ export async function startSmtp(port = 0): Promise<TestSmtp> {
     mails,
     refuse: (n) => {
       toRefuse = n;
+    },
+    refuseTo: (to, on) => {
+      if (on) refusedAddresses.add(to.toLowerCase());
+      else refusedAddresses.delete(to.toLowerCase());
     },
     refused: () => refusedCount,
     waitFor: (to, test = () => true, timeoutMs = 10_000) =>

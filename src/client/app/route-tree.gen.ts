@@ -22,6 +22,7 @@ import { Route as UserRouteImport } from './../routes/user'
 import { Route as AdminDashboardRouteImport } from './../routes/admin/dashboard'
 import { Route as AdminDepositsRouteImport } from './../routes/admin/deposits'
 import { Route as AdminIncomeRouteImport } from './../routes/admin/income'
+import { Route as AdminMailRouteImport } from './../routes/admin/mail'
 import { Route as AdminNewsRouteImport } from './../routes/admin/news'
 import { Route as AdminNotificationsRouteImport } from './../routes/admin/notifications'
 import { Route as AdminPlansRouteImport } from './../routes/admin/plans'
@@ -127,6 +128,11 @@ const AdminDepositsRoute = AdminDepositsRouteImport.update({
 const AdminIncomeRoute = AdminIncomeRouteImport.update({
   id: '/income',
   path: '/income',
+  getParentRoute: () => AdminRoute,
+} as any)
+const AdminMailRoute = AdminMailRouteImport.update({
+  id: '/mail',
+  path: '/mail',
   getParentRoute: () => AdminRoute,
 } as any)
 const AdminNewsRoute = AdminNewsRouteImport.update({
@@ -352,6 +358,7 @@ export interface FileRoutesByFullPath {
   '/admin/dashboard': typeof AdminDashboardRoute
   '/admin/deposits': typeof AdminDepositsRoute
   '/admin/income': typeof AdminIncomeRoute
+  '/admin/mail': typeof AdminMailRoute
   '/admin/news': typeof AdminNewsRoute
   '/admin/notifications': typeof AdminNotificationsRoute
   '/admin/plans': typeof AdminPlansRoute
@@ -408,6 +415,7 @@ export interface FileRoutesByTo {
   '/admin/dashboard': typeof AdminDashboardRoute
   '/admin/deposits': typeof AdminDepositsRoute
   '/admin/income': typeof AdminIncomeRoute
+  '/admin/mail': typeof AdminMailRoute
   '/admin/news': typeof AdminNewsRoute
   '/admin/notifications': typeof AdminNotificationsRoute
   '/admin/plans': typeof AdminPlansRoute
@@ -465,6 +473,7 @@ export interface FileRoutesById {
   '/admin/dashboard': typeof AdminDashboardRoute
   '/admin/deposits': typeof AdminDepositsRoute
   '/admin/income': typeof AdminIncomeRoute
+  '/admin/mail': typeof AdminMailRoute
   '/admin/news': typeof AdminNewsRoute
   '/admin/notifications': typeof AdminNotificationsRoute
   '/admin/plans': typeof AdminPlansRoute
@@ -523,6 +532,7 @@ export interface FileRouteTypes {
     | '/admin/dashboard'
     | '/admin/deposits'
     | '/admin/income'
+    | '/admin/mail'
     | '/admin/news'
     | '/admin/notifications'
     | '/admin/plans'
@@ -579,6 +589,7 @@ export interface FileRouteTypes {
     | '/admin/dashboard'
     | '/admin/deposits'
     | '/admin/income'
+    | '/admin/mail'
     | '/admin/news'
     | '/admin/notifications'
     | '/admin/plans'
@@ -635,6 +646,7 @@ export interface FileRouteTypes {
     | '/admin/dashboard'
     | '/admin/deposits'
     | '/admin/income'
+    | '/admin/mail'
     | '/admin/news'
     | '/admin/notifications'
     | '/admin/plans'
@@ -783,6 +795,13 @@ declare module '@tanstack/react-router' {
       path: '/income'
       fullPath: '/admin/income'
       preLoaderRoute: typeof AdminIncomeRouteImport
+      parentRoute: typeof AdminRoute
+    }
+    '/admin/mail': {
+      id: '/admin/mail'
+      path: '/mail'
+      fullPath: '/admin/mail'
+      preLoaderRoute: typeof AdminMailRouteImport
       parentRoute: typeof AdminRoute
     }
     '/admin/news': {
@@ -1079,6 +1098,7 @@ interface AdminRouteChildren {
   AdminDashboardRoute: typeof AdminDashboardRoute
   AdminDepositsRoute: typeof AdminDepositsRoute
   AdminIncomeRoute: typeof AdminIncomeRoute
+  AdminMailRoute: typeof AdminMailRoute
   AdminNewsRoute: typeof AdminNewsRoute
   AdminNotificationsRoute: typeof AdminNotificationsRoute
   AdminPlansRoute: typeof AdminPlansRoute
@@ -1102,6 +1122,7 @@ const AdminRouteChildren: AdminRouteChildren = {
   AdminDashboardRoute: AdminDashboardRoute,
   AdminDepositsRoute: AdminDepositsRoute,
   AdminIncomeRoute: AdminIncomeRoute,
+  AdminMailRoute: AdminMailRoute,
   AdminNewsRoute: AdminNewsRoute,
   AdminNotificationsRoute: AdminNotificationsRoute,
   AdminPlansRoute: AdminPlansRoute,

@@ -22,6 +22,7 @@ const ADMIN_LINKS = [
   ['/admin/reward-transactions', 'Reward claims'],
   ['/admin/reports', 'Reports'],
   ['/admin/tickets', 'Tickets'],
+  ['/admin/mail', 'Mail'],
   ['/admin/news', 'News'],
   ['/admin/qr-links', 'QR links'],
   ['/admin/notifications', 'Notifications'],

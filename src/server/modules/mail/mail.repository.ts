@@ -68,3 +68,22 @@ export async function listMails(
   if (filter.to) query = query.where('to_address', '=', filter.to);
   return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
 }
+
+export async function findMail(db: Db, id: string): Promise<MailOutboxTable | undefined> {
+  return db.selectFrom('mail_outbox').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * Puts a failed mail back in the outbox, due now, with its tries counted afresh; the last error stays
+ * until the next try replaces or clears it. Only a mail still failed is touched, so of two admins
+ * pressing at once exactly one gets true.
+ */
+export async function requeueFailedMail(db: Db, id: string, nowIso: string): Promise<boolean> {
+  const result = await db
+    .updateTable('mail_outbox')
+    .set({ status: 'pending', attempts: 0, next_attempt_at: nowIso })
+    .where('id', '=', id)
+    .where('status', '=', 'failed')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}

@@ -1,9 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type { OutboxMail } from '../../../shared/account.ts';
+import { MAIL_ADMIN_TEXT, type MailResendResult, type OutboxMail } from '../../../shared/account.ts';
 import type { Db } from '../../db/database.ts';
 import type { MailOutboxTable } from '../../db/schema.ts';
+import { conflict, notFound } from '../../http/errors.ts';
+import type { SessionUser } from '../../http/session.ts';
+import { insertAudit } from '../audit/audit.repository.ts';
 import { readRules } from '../settings/settings.service.ts';
-import { insertMail } from './mail.repository.ts';
+import { findMail, insertMail, requeueFailedMail } from './mail.repository.ts';
+import { nudgeMail } from './mail.worker.ts';
 
 // Mail is written to the outbox with the same database handle (usually a transaction) as what caused
 // it, so a mail exists exactly when its cause committed. The worker (mail.worker.ts) sends it.
@@ -63,3 +67,32 @@ export const toOutboxMail = (row: MailOutboxTable): OutboxMail => ({
   created_at: row.created_at,
   sent_at: row.sent_at,
 });
+
+/**
+ * An admin sends a failed mail again (docs/rules.md "Mail"): back to pending, due now, tries counted
+ * afresh, audited in the same transaction. The guarded update decides: a mail not failed (never
+ * failed, or already resent by another admin a moment ago) is a 409 and nothing changes.
+ */
+export async function resendMail(db: Db, admin: SessionUser, id: string): Promise<MailResendResult> {
+  const mail = await db.transaction().execute(async (trx) => {
+    const before = await findMail(trx, id);
+    if (!before) throw notFound(MAIL_ADMIN_TEXT.notFound);
+    const now = new Date().toISOString();
+    if (!(await requeueFailedMail(trx, id, now))) {
+      const current = (await findMail(trx, id)) ?? before;
+      throw conflict(MAIL_ADMIN_TEXT.notFailed(current.status));
+    }
+    await insertAudit(trx, {
+      actorId: admin.user.id,
+      action: 'mail.resend',
+      targetType: 'mail',
+      targetId: id,
+      before: { status: before.status, attempts: before.attempts },
+      after: { status: 'pending', attempts: 0 },
+    });
+    return { ...before, status: 'pending' as const, attempts: 0, next_attempt_at: now };
+  });
+  // After the commit, so the worker finds the mail due.
+  nudgeMail(db);
+  return { message: MAIL_ADMIN_TEXT.resent, mail: toOutboxMail(mail) };
+}

@@ -11,8 +11,8 @@ import '../needs-action.css';
 type Row = {
   key: NeedsActionKey;
   label: string;
-  /** The screen that resolves these items, with its filter in the address; none where no screen exists. */
-  link?: (children: ReactNode) => ReactNode;
+  /** The screen that resolves these items, with its filter in the address. */
+  link: (children: ReactNode) => ReactNode;
 };
 
 const linkProps = { className: 'needs-action-link' } as const;
@@ -100,8 +100,25 @@ const ROWS: Row[] = [
       </Link>
     ),
   },
-  { key: 'mails_failed', label: 'Mails that failed for good' },
-  { key: 'mails_retrying', label: 'Mails being retried' },
+  {
+    key: 'mails_failed',
+    label: 'Mails that failed for good',
+    link: (c) => (
+      <Link to="/admin/mail" search={{ status: 'failed' }} {...linkProps}>
+        {c}
+      </Link>
+    ),
+  },
+  {
+    // The outbox has no "retrying" filter: pending lists these with the mails not tried yet.
+    key: 'mails_retrying',
+    label: 'Mails being retried',
+    link: (c) => (
+      <Link to="/admin/mail" search={{ status: 'pending' }} {...linkProps}>
+        {c}
+      </Link>
+    ),
+  },
 ];
 
 /** "5 min", "3 h", "2 days": how long the oldest item has waited, against the server's own clock. */
@@ -149,13 +166,12 @@ export function NeedsActionPanel() {
                 </span>
                 <span className="muted needs-action-detail">
                   {count > 0 ? detail(data, row.key) : 'Nothing waiting'}
-                  {row.link ? null : ' (no screen for mails yet)'}
                 </span>
               </>
             );
             return (
               <li key={row.key} data-testid={`needs-action-${row.key}`} data-count={count}>
-                {row.link ? row.link(body) : <div className="needs-action-link">{body}</div>}
+                {row.link(body)}
               </li>
             );
           })}
