@@ -132,16 +132,19 @@ export async function finishRun(
 }
 
 /** Dates that need another try: failed, or running with a lease that ran out. */
+/**
+ * A run (income_runs, or salary_runs, which keep the same status and lease) that the scheduler must
+ * finish: it failed, or it is "running" with a lease that ran out (its server died). The one
+ * definition, for the retries and for the admin dashboard's count.
+ */
+export const unfinishedRun = (nowMs: number) =>
+  sql<boolean>`(status = 'failed' or (status = 'running' and lease_until_ms < ${nowMs}))`;
+
 export async function unfinishedRuns(db: Db): Promise<string[]> {
   const rows = await db
     .selectFrom('income_runs')
     .select('run_date')
-    .where((eb) =>
-      eb.or([
-        eb('status', '=', 'failed'),
-        eb.and([eb('status', '=', 'running'), eb('lease_until_ms', '<', Date.now())]),
-      ]),
-    )
+    .where(unfinishedRun(Date.now()))
     .orderBy('run_date')
     .execute();
   return rows.map((row) => row.run_date);

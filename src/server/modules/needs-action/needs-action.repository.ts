@@ -1,5 +1,6 @@
 import type { Db } from '../../db/database.ts';
 import type { WithdrawalTable } from '../../db/schema.ts';
+import { unfinishedRun } from '../income/income.repository.ts';
 import { TRANSFER_KIND } from '../transfers/transfers.repository.ts';
 
 // The only SQL of the admin dashboard's "Needs action": each figure is one aggregate in the database
@@ -117,8 +118,8 @@ export async function retryingMails(db: Db): Promise<Waiting> {
 }
 
 /**
- * Income runs that failed, or are "running" with a lease that ran out (their server died): the same
- * test as income.repository.ts unfinishedRuns, counted instead of listed.
+ * Income runs that failed, or are "running" with a lease that ran out (their server died): the dates
+ * the scheduler retries (income.repository.ts unfinishedRun), counted instead of listed.
  */
 export async function unfinishedIncomeRuns(
   db: Db,
@@ -126,12 +127,7 @@ export async function unfinishedIncomeRuns(
 ): Promise<{ count: number; oldest: string | null }> {
   const row = await db
     .selectFrom('income_runs')
-    .where((eb) =>
-      eb.or([
-        eb('status', '=', 'failed'),
-        eb.and([eb('status', '=', 'running'), eb('lease_until_ms', '<', nowMs)]),
-      ]),
-    )
+    .where(unfinishedRun(nowMs))
     .select((eb) => [eb.fn.countAll().as('n'), eb.fn.min('run_date').as('oldest')])
     .executeTakeFirstOrThrow();
   return { count: Number(row.n ?? 0), oldest: row.oldest == null ? null : String(row.oldest) };
@@ -144,12 +140,7 @@ export async function unfinishedSalaryRuns(
 ): Promise<{ count: number; oldest: string | null }> {
   const row = await db
     .selectFrom('salary_runs')
-    .where((eb) =>
-      eb.or([
-        eb('status', '=', 'failed'),
-        eb.and([eb('status', '=', 'running'), eb('lease_until_ms', '<', nowMs)]),
-      ]),
-    )
+    .where(unfinishedRun(nowMs))
     .select((eb) => [eb.fn.countAll().as('n'), eb.fn.min('month').as('oldest')])
     .executeTakeFirstOrThrow();
   return { count: Number(row.n ?? 0), oldest: row.oldest == null ? null : String(row.oldest) };
