@@ -1,4 +1,4 @@
-import { devices, expect, test } from '@playwright/test';
+import { type Browser, devices, expect, test } from '@playwright/test';
 import { SETTINGS_MESSAGES } from '../../src/shared/settings.ts';
 import { reviewSummary, TRANSFER_MESSAGES } from '../../src/shared/transfers.ts';
 import {
@@ -27,16 +27,22 @@ test.afterAll(async () => {
   await server?.stop();
 });
 
-test('an admin lowers the daily transfer limit; the member’s transfer form and the server follow it', async ({
-  browser,
-}) => {
-  // Two members, the sender active with $500.00 (arranged through the API by the own server's admin).
+/** Support on a desktop, the member on a phone, both on this spec's own server. */
+async function desktopAndPhone(browser: Browser) {
   const support = await browser.newContext({
     ...devices['Desktop Chrome'],
     viewport: { width: 1366, height: 850 },
     baseURL: server.origin,
   });
   const phone = await browser.newContext({ ...devices['Pixel 7'], baseURL: server.origin });
+  return { support, phone };
+}
+
+test('an admin lowers the daily transfer limit; the member’s transfer form and the server follow it', async ({
+  browser,
+}) => {
+  // Two members, the sender active with $500.00 (arranged through the API by the own server's admin).
+  const { support, phone } = await desktopAndPhone(browser);
   try {
     const sender = newMember('limit');
     const recipient = newMember('limitto');
@@ -101,12 +107,7 @@ test('an admin lowers the daily transfer limit; the member’s transfer form and
 test('an admin sets the support e-mail and a lifetime in minutes; members see the address beside their tickets', async ({
   browser,
 }) => {
-  const support = await browser.newContext({
-    ...devices['Desktop Chrome'],
-    viewport: { width: 1366, height: 850 },
-    baseURL: server.origin,
-  });
-  const phone = await browser.newContext({ ...devices['Pixel 7'], baseURL: server.origin });
+  const { support, phone } = await desktopAndPhone(browser);
   try {
     const member = newMember('support');
     await registerByApi(phone.request, member);

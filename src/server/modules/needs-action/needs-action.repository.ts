@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { WithdrawalTable } from '../../db/schema.ts';
 import { unfinishedRun } from '../income/income.repository.ts';
@@ -26,95 +27,98 @@ export const withdrawalsKinds = {
   roi: ['roi', 'principal'],
 } as const satisfies Record<string, readonly WithdrawalTable['kind'][]>;
 
+/** What every line asks of its table: how many, the oldest, and (where money waits) how much. */
+const WAITING = [
+  sql<number>`count(*)`.as('n'),
+  sql<string | null>`min(created_at)`.as('oldest'),
+  sql<number | null>`sum(amount_cents)`.as('cents'),
+] as const;
+const WAITING_NO_MONEY = WAITING.slice(0, 2);
+
 export async function pendingWithdrawals(
   db: Db,
   kinds: readonly WithdrawalTable['kind'][],
 ): Promise<Waiting> {
-  const row = await db
-    .selectFrom('withdrawals')
-    .where('status', '=', 'pending')
-    .where('kind', 'in', kinds)
-    .select((eb) => [
-      eb.fn.countAll().as('n'),
-      eb.fn.min('created_at').as('oldest'),
-      eb.fn.sum('amount_cents').as('cents'),
-    ])
-    .executeTakeFirstOrThrow();
-  return toWaiting(row);
+  return toWaiting(
+    await db
+      .selectFrom('withdrawals')
+      .where('status', '=', 'pending')
+      .where('kind', 'in', kinds)
+      .select(WAITING)
+      .executeTakeFirstOrThrow(),
+  );
 }
 
 export async function pendingManualDeposits(db: Db): Promise<Waiting> {
-  const row = await db
-    .selectFrom('manual_deposits')
-    .where('status', '=', 'pending')
-    .select((eb) => [
-      eb.fn.countAll().as('n'),
-      eb.fn.min('created_at').as('oldest'),
-      eb.fn.sum('amount_cents').as('cents'),
-    ])
-    .executeTakeFirstOrThrow();
-  return toWaiting(row);
+  return toWaiting(
+    await db
+      .selectFrom('manual_deposits')
+      .where('status', '=', 'pending')
+      .select(WAITING)
+      .executeTakeFirstOrThrow(),
+  );
 }
 
 /** On-chain deposits the chain check handed to an admin; their amount is unknown until the chain showed one. */
 export async function web3DepositsAwaitingAdmin(db: Db): Promise<Waiting> {
-  const row = await db
-    .selectFrom('web3_deposits')
-    .where('status', '=', 'awaiting_admin')
-    .select((eb) => [
-      eb.fn.countAll().as('n'),
-      eb.fn.min('created_at').as('oldest'),
-      eb.fn.sum('amount_cents').as('cents'),
-    ])
-    .executeTakeFirstOrThrow();
-  return toWaiting(row);
+  return toWaiting(
+    await db
+      .selectFrom('web3_deposits')
+      .where('status', '=', 'awaiting_admin')
+      .select(WAITING)
+      .executeTakeFirstOrThrow(),
+  );
 }
 
 /** Member transfers held for review: a pending ledger row with no post or void yet (transfers.repository.ts). */
 export async function transfersOnHold(db: Db): Promise<Waiting> {
-  const row = await db
-    .selectFrom('ledger_transfers as t')
-    .leftJoin('ledger_transfers as s', 's.pending_id', 't.id')
-    .where('t.kind', '=', TRANSFER_KIND)
-    .where('t.phase', '=', 'pending')
-    .where('s.id', 'is', null)
-    .select((eb) => [
-      eb.fn.countAll().as('n'),
-      eb.fn.min('t.created_at').as('oldest'),
-      eb.fn.sum('t.amount_cents').as('cents'),
-    ])
-    .executeTakeFirstOrThrow();
-  return toWaiting(row);
+  return toWaiting(
+    await db
+      .selectFrom('ledger_transfers as t')
+      .leftJoin('ledger_transfers as s', 's.pending_id', 't.id')
+      .where('t.kind', '=', TRANSFER_KIND)
+      .where('t.phase', '=', 'pending')
+      .where('s.id', 'is', null)
+      .select((eb) => [
+        eb.fn.countAll().as('n'),
+        eb.fn.min('t.created_at').as('oldest'),
+        eb.fn.sum('t.amount_cents').as('cents'),
+      ])
+      .executeTakeFirstOrThrow(),
+  );
 }
 
 export async function ticketsWithStatus(db: Db, status: 'open' | 'in_progress'): Promise<Waiting> {
-  const row = await db
-    .selectFrom('tickets')
-    .where('status', '=', status)
-    .select((eb) => [eb.fn.countAll().as('n'), eb.fn.min('created_at').as('oldest')])
-    .executeTakeFirstOrThrow();
-  return toWaiting(row);
+  return toWaiting(
+    await db
+      .selectFrom('tickets')
+      .where('status', '=', status)
+      .select(WAITING_NO_MONEY)
+      .executeTakeFirstOrThrow(),
+  );
 }
 
 export async function failedMails(db: Db): Promise<Waiting> {
-  const row = await db
-    .selectFrom('mail_outbox')
-    .where('status', '=', 'failed')
-    .select((eb) => [eb.fn.countAll().as('n'), eb.fn.min('created_at').as('oldest')])
-    .executeTakeFirstOrThrow();
-  return toWaiting(row);
+  return toWaiting(
+    await db
+      .selectFrom('mail_outbox')
+      .where('status', '=', 'failed')
+      .select(WAITING_NO_MONEY)
+      .executeTakeFirstOrThrow(),
+  );
 }
 
 /** Pending mails the relay has refused at least once: the worker is still retrying them. */
 export async function retryingMails(db: Db): Promise<Waiting> {
-  const row = await db
-    .selectFrom('mail_outbox')
-    .where('status', '=', 'pending')
-    .where('attempts', '>', 0)
-    .where('last_error', 'is not', null)
-    .select((eb) => [eb.fn.countAll().as('n'), eb.fn.min('created_at').as('oldest')])
-    .executeTakeFirstOrThrow();
-  return toWaiting(row);
+  return toWaiting(
+    await db
+      .selectFrom('mail_outbox')
+      .where('status', '=', 'pending')
+      .where('attempts', '>', 0)
+      .where('last_error', 'is not', null)
+      .select(WAITING_NO_MONEY)
+      .executeTakeFirstOrThrow(),
+  );
 }
 
 /**
