@@ -1,13 +1,11 @@
 import * as v from 'valibot';
 import { addDays, isCalendarDate } from './dates.ts';
+import { REPORT_GROUPS, type ReportGroup } from './report-groups.ts';
 
 // Admin reports (issue 19 item 2, docs/rules.md "Reports"): figures of a period of whole UTC days,
 // per day or per month, computed by the database from the ledger. One definition per report (its
 // columns, their labels and units) drives the API's rows, the CSV file and the table on screen, so
 // the three cannot disagree.
-
-export const REPORT_GROUPS = ['day', 'month'] as const;
-export type ReportGroup = (typeof REPORT_GROUPS)[number];
 
 /** The longest period per grouping, in days (from and to included): a year by day, ten years by month. */
 export const REPORT_MAX_DAYS: Record<ReportGroup, number> = { day: 366, month: 3653 };

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_MAIL_ATTEMPTS } from '../../src/server/modules/mail/mail.worker.ts';
-import { MAIL_ADMIN_TEXT, MAIL_TEXT, type OutboxMail } from '../../src/shared/account.ts';
+import { MAIL_TEXT } from '../../src/shared/account.ts';
+import { MAIL_ADMIN_TEXT, type OutboxMail } from '../../src/shared/mail.ts';
 import { ApiClient, registerMember, signedInAdminClient, signedInMember } from '../helpers/client.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { startSmtp, type TestSmtp } from '../helpers/smtp.ts';

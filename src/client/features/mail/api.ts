@@ -1,5 +1,5 @@
 import { type QueryClient, queryOptions } from '@tanstack/react-query';
-import type { MailResendResult, OutboxMail } from '../../../shared/account.ts';
+import type { MailResendResult, OutboxMail } from '../../../shared/mail.ts';
 import { api } from '../../lib/http.ts';
 
 // The mail outbox as admins see it (docs/rules.md "Mail"): address, subject, status and tries, never

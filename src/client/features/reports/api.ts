@@ -1,7 +1,8 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { API_BASE } from '../../../shared/constants.ts';
 import { addDays, dateOf } from '../../../shared/dates.ts';
-import type { ReportGroup, ReportId, ReportQuery, Reports } from '../../../shared/reports.ts';
+import type { ReportGroup } from '../../../shared/report-groups.ts';
+import type { ReportId, ReportQuery, Reports } from '../../../shared/reports.ts';
 import { api } from '../../lib/http.ts';
 
 /** The period as it stands in the address bar (from and to are UTC dates, both included). */

@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
 import * as v from 'valibot';
-import { MAIL_STATUSES } from '../../../shared/account.ts';
+import { MAIL_STATUSES } from '../../../shared/mail-statuses.ts';
 import { AdminMail } from '../../features/mail/components/admin-mail.tsx';
 
 export const Route = createFileRoute('/admin/mail')({

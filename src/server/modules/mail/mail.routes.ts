@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
+import { errorBodySchema } from '../../../shared/errors.ts';
 import {
   mailIdParamsSchema,
   mailResendResultSchema,
   outboxListSchema,
   outboxQuerySchema,
-} from '../../../shared/account.ts';
-import { errorBodySchema } from '../../../shared/errors.ts';
+} from '../../../shared/mail.ts';
 import type { Db } from '../../db/database.ts';
 import { defineRoute } from '../../http/route.ts';
 import { listMails } from './mail.repository.ts';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { MAIL_ADMIN_TEXT, type MailResendResult, type OutboxMail } from '../../../shared/account.ts';
+import { MAIL_ADMIN_TEXT, type MailResendResult, type OutboxMail } from '../../../shared/mail.ts';
 import type { Db } from '../../db/database.ts';
 import type { MailOutboxTable } from '../../db/schema.ts';
 import { conflict, notFound } from '../../http/errors.ts';

@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { MAIL_STATUS_LABELS, MAIL_STATUSES, type OutboxMail } from '../../../../shared/account.ts';
+import { MAIL_STATUS_LABELS, type OutboxMail } from '../../../../shared/mail.ts';
+import { MAIL_STATUSES } from '../../../../shared/mail-statuses.ts';
 import { DIALOG } from '../../../../shared/messages.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { ActionNoteView, useAdminAction } from '../../../ui/admin-action.tsx';
