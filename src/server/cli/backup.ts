@@ -21,6 +21,8 @@ try {
   if (config.databaseUrl) throw new Error(POSTGRES_BACKUP_HINT);
   const dataDir = values['data-dir'] ? resolve(values['data-dir']) : config.dataDir;
   const out = resolve(values.out ?? defaultBackupDir());
+  // Said before the copy starts: every write answered before this line is in the backup.
+  console.log(`Backing up ${dataDir} into ${out} ...`);
   const manifest = await createBackup({ dataDir, out });
   const { counts, migration, ledger_sum_cents } = manifest.database;
   console.log(`Backed up ${dataDir} into ${out}`);
