@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.ts';
 import { createBackup, defaultBackupDir, POSTGRES_BACKUP_HINT } from '../db/backup.ts';
+import { fromCallerCwd } from './caller-cwd.ts';
 
 // npm run backup -- [--data-dir DIR] [--out DIR]
 // A consistent copy of the SQLite database (online backup API: safe while the server runs) and of
@@ -19,8 +20,8 @@ try {
 try {
   const config = loadConfig();
   if (config.databaseUrl) throw new Error(POSTGRES_BACKUP_HINT);
-  const dataDir = values['data-dir'] ? resolve(values['data-dir']) : config.dataDir;
-  const out = resolve(values.out ?? defaultBackupDir());
+  const dataDir = values['data-dir'] ? fromCallerCwd(values['data-dir']) : config.dataDir;
+  const out = values.out ? fromCallerCwd(values.out) : resolve(defaultBackupDir());
   // Said before the copy starts: every write answered before this line is in the backup.
   console.log(`Backing up ${dataDir} into ${out} ...`);
   const manifest = await createBackup({ dataDir, out });

@@ -1,7 +1,7 @@
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.ts';
 import { restoreBackup } from '../db/backup.ts';
+import { fromCallerCwd } from './caller-cwd.ts';
 
 // npm run restore -- --from BACKUP [--data-dir DIR] [--force]
 // Puts a backup made by `npm run backup` into DATA_DIR (default the server's). Refuses a non-empty
@@ -29,8 +29,8 @@ try {
     throw new Error(
       'DATABASE_URL is set: this server keeps its data in PostgreSQL. Restore it with pg_restore --clean --if-exists from a pg_dump -Fc file, and put DATA_DIR’s files back beside it; see docs/deployment.md "Backup and restore".',
     );
-  const from = resolve(values.from);
-  const dataDir = values['data-dir'] ? resolve(values['data-dir']) : config.dataDir;
+  const from = fromCallerCwd(values.from);
+  const dataDir = values['data-dir'] ? fromCallerCwd(values['data-dir']) : config.dataDir;
   const manifest = await restoreBackup({ from, dataDir, force: values.force === true });
   const { counts, migration } = manifest.database;
   console.log(`Restored ${from} (made ${manifest.created_at}) into ${dataDir}`);
