@@ -165,15 +165,13 @@ describe('npm run backup and npm run restore', () => {
       expect(backedUp.filter((name) => /-wal$|-shm$|\.tmp$/.test(name))).toEqual([]);
 
       // Refusals: the output exists; DATA_DIR without a database.
-      const again = await runCli('backup', ['--data-dir', liveDir, '--out', out]);
+      // (Run side by side: each is a process start-up, and none writes where another reads.)
+      const [again, empty] = await Promise.all([
+        runCli('backup', ['--data-dir', liveDir, '--out', out]),
+        runCli('backup', ['--data-dir', join(dir, 'nothing'), '--out', join(dir, 'backup-2')]),
+      ]);
       expect(again.code).toBe(1);
       expect(again.stderr).toContain('exists already');
-      const empty = await runCli('backup', [
-        '--data-dir',
-        join(dir, 'nothing'),
-        '--out',
-        join(dir, 'backup-2'),
-      ]);
       expect(empty.code).toBe(1);
       expect(empty.stderr).toContain('holds no database');
       expect(existsSync(join(dir, 'backup-2'))).toBe(false);
@@ -230,22 +228,23 @@ describe('npm run backup and npm run restore', () => {
       const pushKey = async (url: string) => (await new ApiClient(url).get('/push/key')).body;
       expect(await pushKey(second.url)).toEqual(await pushKey(first.url));
 
-      // Refusals: a non-empty DATA_DIR without --force; with --force, a DATA_DIR a server holds.
-      const over = await runCli('restore', ['--from', out, '--data-dir', restoredDir]);
-      expect(over.code).toBe(1);
-      expect(over.stderr).toContain('is not empty');
-      const forced = await runCli('restore', ['--from', out, '--data-dir', restoredDir, '--force']);
-      expect(forced.code).toBe(1);
-      expect(forced.stderr).toContain('running server');
-
-      // A tampered backup: the checksum names the file, and nothing lands in DATA_DIR.
+      // Refusals: a non-empty DATA_DIR without --force; with --force, a DATA_DIR a server holds; a
+      // tampered backup, whose checksum error names the file, with nothing landing in DATA_DIR.
       const tampered = join(dir, 'tampered');
       cpSync(out, tampered, { recursive: true });
       const imagePath = join(tampered, 'uploads', uploaded.body.image.name);
       const bytes = readFileSync(imagePath);
       bytes[bytes.length - 1] = (bytes[bytes.length - 1] ?? 0) ^ 0xff;
       writeFileSync(imagePath, bytes);
-      const refused = await runCli('restore', ['--from', tampered, '--data-dir', join(dir, 'fresh')]);
+      const [over, forced, refused] = await Promise.all([
+        runCli('restore', ['--from', out, '--data-dir', restoredDir]),
+        runCli('restore', ['--from', out, '--data-dir', restoredDir, '--force']),
+        runCli('restore', ['--from', tampered, '--data-dir', join(dir, 'fresh')]),
+      ]);
+      expect(over.code).toBe(1);
+      expect(over.stderr).toContain('is not empty');
+      expect(forced.code).toBe(1);
+      expect(forced.stderr).toContain('running server');
       expect(refused.code).toBe(1);
       expect(refused.stderr).toContain(`checksum error: uploads/${uploaded.body.image.name}`);
       expect(existsSync(join(dir, 'fresh', 'platform.sqlite'))).toBe(false);
