@@ -76,13 +76,14 @@ const metricsCall = (base: string, headers: Record<string, string> = {}) =>
 describe('GET /api/v1/metrics access', () => {
   it('answers 401 without a token, with a wrong one, or with another scheme', async () => {
     const wrong = TOKEN.slice(0, -1) + (TOKEN.endsWith('0') ? '1' : '0');
-    for (const headers of [
+    const attempts: Record<string, string>[] = [
       {},
       { authorization: `Bearer ${wrong}` },
       { authorization: `Bearer ${TOKEN}x` },
       { authorization: `Basic ${Buffer.from(`metrics:${TOKEN}`).toString('base64')}` },
       { authorization: TOKEN },
-    ]) {
+    ];
+    for (const headers of attempts) {
       const res = await metricsCall(server.baseUrl, headers);
       const text = await res.text();
       expect(res.status, JSON.stringify(headers)).toBe(401);
@@ -92,15 +93,12 @@ describe('GET /api/v1/metrics access', () => {
   });
 
   it('is a 404 when METRICS_TOKEN is not set, whatever the caller sends', async () => {
-    for (const headers of [{}, { authorization: `Bearer ${TOKEN}` }]) {
+    const attempts: Record<string, string>[] = [{}, { authorization: `Bearer ${TOKEN}` }];
+    for (const headers of attempts) {
       const res = await metricsCall(plain.baseUrl, headers);
       expect(res.status).toBe(404);
       expect(await res.text()).not.toContain('http_requests_total');
     }
-  });
-
-  it('refuses a short METRICS_TOKEN at start', async () => {
-    await expect(startServer({ METRICS_TOKEN: 'secret' })).rejects.toThrow(/METRICS_TOKEN/);
   });
 
   it('answers the Prometheus text format with the process metrics, and does not count its own scrapes', async () => {
