@@ -38,12 +38,22 @@ export function createMetrics(db: Db, log: Log): Metrics {
   collectDefaultMetrics({ register: registry });
 
   /** A figure read from the database; a failed read leaves it out of this scrape (an absent series). */
-  const readInto = async <T>(name: string, read: () => Promise<T>, fill: (value: T) => void) => {
+  const readInto = async <T>(
+    metric: { reset: () => void },
+    name: string,
+    read: () => Promise<T>,
+    fill: (value: T) => void,
+  ) => {
+    let value: T;
     try {
-      fill(await read());
+      value = await read();
     } catch (error) {
+      metric.reset();
       log.warn({ err: error, metric: name }, 'metrics: database read failed');
+      return;
     }
+    metric.reset();
+    fill(value);
   };
 
   const requests = new Counter({
@@ -67,10 +77,10 @@ export function createMetrics(db: Db, log: Log): Metrics {
     registers: [registry],
     async collect() {
       await readInto(
+        this,
         'ledger_transfers_total',
         () => transferCountsByKind(db),
         (rows) => {
-          this.reset();
           for (const row of rows) this.labels(row.kind).inc(row.count);
         },
       );
@@ -91,10 +101,10 @@ export function createMetrics(db: Db, log: Log): Metrics {
     registers: [registry],
     async collect() {
       await readInto(
+        this,
         'income_last_run_status',
         () => lastIncomeRun(db),
         (run) => {
-          this.reset();
           if (run) for (const status of INCOME_STATUSES) this.set({ status }, run.status === status ? 1 : 0);
         },
       );
@@ -102,14 +112,14 @@ export function createMetrics(db: Db, log: Log): Metrics {
   });
   new Gauge({
     name: 'income_last_run_finished_timestamp_seconds',
-    help: 'When the income run started last finished (absent while it runs or before any run)',
+    help: 'When the income run started last finished, in Unix seconds (0 while it runs or before any run)',
     registers: [registry],
     async collect() {
       await readInto(
+        this,
         'income_last_run_finished_timestamp_seconds',
         () => lastIncomeRun(db),
         (run) => {
-          this.reset();
           if (run?.finished_at) this.set(Date.parse(run.finished_at) / 1000);
         },
       );
@@ -123,10 +133,10 @@ export function createMetrics(db: Db, log: Log): Metrics {
     registers: [registry],
     async collect() {
       await readInto(
+        this,
         'mail_outbox_depth',
         () => outboxDepthByStatus(db),
         (rows) => {
-          this.reset();
           // Both always present, so "no pending mail" reads 0 rather than a missing series.
           const counts = new Map(rows.map((row) => [row.status, row.count]));
           for (const status of ['pending', 'failed']) this.set({ status }, counts.get(status) ?? 0);
