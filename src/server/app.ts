@@ -28,6 +28,8 @@ import { registerHealthRoutes } from './modules/health.routes.ts';
 import { registerIncomeRoutes } from './modules/income/income.routes.ts';
 import { registerMailRoutes } from './modules/mail/mail.routes.ts';
 import { startMailWorker } from './modules/mail/mail.worker.ts';
+import { registerMetricsRoutes } from './modules/metrics/metrics.routes.ts';
+import { createMetrics } from './modules/metrics/metrics.service.ts';
 import { registerNeedsActionRoutes } from './modules/needs-action/needs-action.routes.ts';
 import { registerNewsRoutes } from './modules/news/news.routes.ts';
 import { registerNotificationsRoutes } from './modules/notifications/notifications.routes.ts';
@@ -63,10 +65,19 @@ import { registerWeb3Routes } from './modules/web3/web3.routes.ts';
 import { createWeb3Context } from './modules/web3/web3.service.ts';
 import { registerWithdrawalsRoutes } from './modules/withdrawals/withdrawals.routes.ts';
 
-export type App = { app: FastifyInstance; db: Db; dialect: Dialect };
+export type App = {
+  app: FastifyInstance;
+  db: Db;
+  dialect: Dialect;
+  /**
+   * Marks the process as shutting down: /api/v1/health/ready answers 503 from now on, so a load
+   * balancer sends it nothing new. Called on SIGTERM before close (close marks it too).
+   */
+  drain: () => void;
+};
 
 export async function buildApp(config: Config): Promise<App> {
-  const { db, dialect } = createDatabase(config);
+  const { db, dialect, groupCommit } = createDatabase(config);
   await migrateToLatest(db, dialect === 'postgres' ? config.databaseSchema : undefined);
   const csrfSecret = await getOrCreateSecret(db, 'csrf');
   const vapidKeys = loadOrCreateVapidKeys(config.dataDir);
@@ -85,6 +96,14 @@ export async function buildApp(config: Config): Promise<App> {
     routerOptions: { ignoreTrailingSlash: true },
   });
   app.addHook('onClose', async () => db.destroy());
+  let draining = false;
+  const drain = () => {
+    draining = true;
+  };
+  app.addHook('preClose', async () => drain());
+  const metrics = createMetrics(db, app.log);
+  metrics.observeRequests(app);
+  if (groupCommit) groupCommit.onCommit = metrics.onGroupCommit;
   configurePush(db, {
     keys: vapidKeys,
     subject: config.vapidSubject,
@@ -94,7 +113,8 @@ export async function buildApp(config: Config): Promise<App> {
 
   const mailWorker = startMailWorker(db, config.mail, app.log);
   app.addHook('onClose', async () => mailWorker.stop());
-  const incomeJob = startIncomeJob(db, config.income, app.log);
+  const income = { ...config.income, onRunFinished: metrics.onIncomeRunFinished };
+  const incomeJob = startIncomeJob(db, income, app.log);
   app.addHook('onClose', async () => incomeJob.stop());
   const salaryJob = startSalaryJob(db, config.salary, app.log);
   app.addHook('onClose', async () => salaryJob.stop());
@@ -172,7 +192,8 @@ export async function buildApp(config: Config): Promise<App> {
 
   await app.register(
     async (api) => {
-      registerHealthRoutes(api, { db });
+      registerHealthRoutes(api, { db, isDraining: () => draining });
+      registerMetricsRoutes(api, { metrics, token: config.metricsToken });
       registerAuthRoutes(api, { db, csrf, cookies, box: totpBox });
       registerSessionsRoutes(api, { db });
       registerTwoFactorRoutes(api, { db, box: totpBox });
@@ -182,7 +203,7 @@ export async function buildApp(config: Config): Promise<App> {
       registerReportsRoutes(api, { db });
       registerWalletsRoutes(api, { db });
       registerTransfersRoutes(api, { db });
-      registerLiveEvents(api, { db, config });
+      registerLiveEvents(api, { db, config, onClientCount: metrics.onLiveClientCount });
       await registerUploadsRoutes(api, { db, dataDir: config.dataDir });
       registerNotificationsRoutes(api, { db, dataDir: config.dataDir });
       registerTicketsRoutes(api, { db, dataDir: config.dataDir });
@@ -193,7 +214,7 @@ export async function buildApp(config: Config): Promise<App> {
       registerPlansRoutes(api, { db });
       registerTopupsRoutes(api, { db });
       registerCodesRoutes(api, { db });
-      registerIncomeRoutes(api, { db, income: config.income });
+      registerIncomeRoutes(api, { db, income });
       registerTransactionsRoutes(api, { db });
       registerWithdrawalsRoutes(api, { db });
       registerTeamRoutes(api, { db });
@@ -214,7 +235,7 @@ export async function buildApp(config: Config): Promise<App> {
   );
   registerPayments(app, db, config);
   await registerClient(app, config.clientDir);
-  return { app, db, dialect };
+  return { app, db, dialect, drain };
 }
 
 /**

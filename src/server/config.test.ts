@@ -97,3 +97,22 @@ describe('on-chain deposits (BSC_RPC_URL, USDT_CONTRACT, DEPOSIT_ADDRESS, WALLET
     );
   });
 });
+
+describe('METRICS_TOKEN', () => {
+  it('is off (no token) when unset or empty', () => {
+    expect(loadConfig({}).metricsToken).toBeUndefined();
+    expect(loadConfig({ METRICS_TOKEN: '  ' }).metricsToken).toBeUndefined();
+  });
+
+  it('refuses a short or spaced token at start, naming the variable', () => {
+    expect(() => loadConfig({ METRICS_TOKEN: 'secret' })).toThrow(/METRICS_TOKEN/);
+    expect(() => loadConfig({ METRICS_TOKEN: `${'a'.repeat(20)} ${'b'.repeat(20)}` })).toThrow(
+      /METRICS_TOKEN/,
+    );
+  });
+
+  it('takes a token of 32 printable characters or more', () => {
+    const token = 'f'.repeat(64);
+    expect(loadConfig({ METRICS_TOKEN: token }).metricsToken).toBe(token);
+  });
+});

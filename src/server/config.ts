@@ -44,6 +44,8 @@ export type Config = {
   salary: SalaryConfig;
   /** On-chain deposits (issue 18, API.md "Running the server"). */
   web3: Web3Config;
+  /** METRICS_TOKEN: the bearer token of GET /api/v1/metrics; unset, that route is a 404. */
+  metricsToken: string | undefined;
 };
 
 export type Web3Config = {
@@ -146,7 +148,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       payPauseMs: wholeNumber('SALARY_PAY_PAUSE_MS', env.SALARY_PAY_PAUSE_MS, 0),
     },
     web3: web3ConfigOf(env),
+    metricsToken: metricsTokenOf(env.METRICS_TOKEN),
   };
+}
+
+/** A guessable token would open the metrics (routes, volumes, process details) to anyone who tries. */
+function metricsTokenOf(value: string | undefined): string | undefined {
+  const token = value?.trim() || undefined;
+  if (token !== undefined && !/^[\x21-\x7e]{32,}$/.test(token))
+    throw new Error(
+      'METRICS_TOKEN must be at least 32 printable characters without spaces (e.g. openssl rand -hex 32)',
+    );
+  return token;
 }
 
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;

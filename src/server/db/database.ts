@@ -4,7 +4,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, PostgresAdapter, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.ts';
-import { GroupCommitSqliteDialect } from './group-commit.ts';
+import { type GroupCommitDriver, GroupCommitSqliteDialect } from './group-commit.ts';
 import type { Database } from './schema.ts';
 
 export type Db = Kysely<Database>;
@@ -22,6 +22,8 @@ export const isPostgres = (db: Db) => db.getExecutor().adapter instanceof Postgr
 export function createDatabase(config: Pick<Config, 'databaseUrl' | 'databaseSchema' | 'dataDir'>): {
   db: Db;
   dialect: Dialect;
+  /** SQLite's group-commit driver (its batches are measured); none on PostgreSQL. */
+  groupCommit?: GroupCommitDriver;
 } {
   if (config.databaseUrl) {
     const pool = new pg.Pool({
@@ -44,9 +46,11 @@ export function createDatabase(config: Pick<Config, 'databaseUrl' | 'databaseSch
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  const groupCommit = new GroupCommitSqliteDialect(sqlite, statementCache(sqlite));
   return {
-    db: new Kysely<Database>({ dialect: new GroupCommitSqliteDialect(sqlite, statementCache(sqlite)) }),
+    db: new Kysely<Database>({ dialect: groupCommit }),
     dialect: 'sqlite',
+    groupCommit: groupCommit.driver,
   };
 }
 

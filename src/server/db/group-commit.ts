@@ -74,6 +74,8 @@ export class GroupCommitDriver implements Driver {
   #flushScheduled = false;
   /** COMMITs so far, for tests and benchmarks. */
   commits = 0;
+  /** Told of each COMMIT with how many holders (transactions, queries) waited on it: the metrics. */
+  onCommit: ((batchSize: number) => void) | undefined;
 
   constructor(db: SQLite.Database, prepare: (sql: string) => SQLite.Statement) {
     this.#db = db;
@@ -215,6 +217,7 @@ export class GroupCommitDriver implements Driver {
     try {
       this.#run('commit');
       this.commits += 1;
+      this.onCommit?.(batch.length);
     } catch (error) {
       this.#failBatch(error);
       return;

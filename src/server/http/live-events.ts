@@ -76,9 +76,14 @@ const channelFor = (schema: string | undefined) =>
 /** Creates this instance's bus, the PostgreSQL listener when there is one, and GET /api/v1/events. */
 export function registerLiveEvents(
   api: FastifyInstance,
-  deps: { db: Db; config: Pick<Config, 'databaseUrl' | 'databaseSchema' | 'liveHeartbeatMs'> },
+  deps: {
+    db: Db;
+    config: Pick<Config, 'databaseUrl' | 'databaseSchema' | 'liveHeartbeatMs'>;
+    /** Told how many streams are open after each one opens or closes (the metrics). */
+    onClientCount?: (count: number) => void;
+  },
 ): void {
-  const { db, config } = deps;
+  const { db, config, onClientCount } = deps;
   const subscribers = new Set<Subscriber>();
   const streamClosers = new Map<Subscriber, () => void>();
   let closed = false;
@@ -208,12 +213,14 @@ export function registerLiveEvents(
         clearInterval(heartbeat);
         subscribers.delete(subscriber);
         streamClosers.delete(subscriber);
+        onClientCount?.(subscribers.size);
         if (!raw.writableEnded) raw.end();
         // The connection ends with its stream (it is not reused for other requests).
         socket.end();
       };
       subscribers.add(subscriber);
       streamClosers.set(subscriber, close);
+      onClientCount?.(subscribers.size);
       raw.on('close', close);
       subscriber.send({ topic: 'ready' });
     },

@@ -1,7 +1,7 @@
 import { Cron } from 'croner';
 import type { IncomeConfig } from '../config.ts';
 import type { Db } from '../db/database.ts';
-import { catchUpIncome } from '../modules/income/income.service.ts';
+import { catchUpIncome, type IncomeRunObserver } from '../modules/income/income.service.ts';
 
 // The daily income run's schedule (RULES.md "Daily income"): at INCOME_SCHEDULE (00:05 UTC) every
 // server tries to pay yesterday; the date's row in income_runs lets exactly one of them in. Every
@@ -16,7 +16,11 @@ type Log = {
 
 export type IncomeJob = { stop: () => Promise<void>; tick: () => Promise<void> };
 
-export function startIncomeJob(db: Db, config: IncomeConfig, log: Log): IncomeJob {
+export function startIncomeJob(
+  db: Db,
+  config: IncomeConfig & { onRunFinished?: IncomeRunObserver },
+  log: Log,
+): IncomeJob {
   let running: Promise<void> | undefined;
   let stopped = false;
   const tick = () => {

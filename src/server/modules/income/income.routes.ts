@@ -12,12 +12,12 @@ import {
 import type { IncomeConfig } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { defineRoute } from '../../http/route.ts';
-import { runIncomeByAdmin } from './income.service.ts';
+import { type IncomeRunObserver, runIncomeByAdmin } from './income.service.ts';
 import { incomeOverview, incomeRuns, incomeSummary } from './income-read.service.ts';
 
 export function registerIncomeRoutes(
   app: FastifyInstance,
-  { db, income }: { db: Db; income: IncomeConfig },
+  { db, income }: { db: Db; income: IncomeConfig & { onRunFinished?: IncomeRunObserver } },
 ): void {
   defineRoute(app, {
     method: 'POST',

@@ -34,7 +34,11 @@ export type IncomeRunOptions = {
   chunkSize: number;
   /** A pause between chunks, which leaves room for members' requests during a long run (SQLite). */
   chunkPauseMs: number;
+  /** Told of every run this process finished or failed (the metrics' run durations). */
+  onRunFinished?: IncomeRunObserver;
 };
+
+export type IncomeRunObserver = (status: 'completed' | 'failed', seconds: number) => void;
 
 export const DEFAULT_INCOME_OPTIONS: IncomeRunOptions = { leaseMs: 60_000, chunkSize: 5000, chunkPauseMs: 0 };
 
@@ -101,18 +105,18 @@ export async function runIncomeDate(
   } catch (error) {
     // Another process took the date over (this one stalled past its lease): it finishes the date.
     if (error instanceof LostLease) return { kind: 'busy', date: request.date };
+    const elapsedMs = performance.now() - startedMs;
     await finishRun(db, request.date, PROCESS_OWNER, {
       status: 'failed',
       error: error instanceof Error ? error.message.slice(0, 500) : String(error),
-      elapsedMs: performance.now() - startedMs,
+      elapsedMs,
     }).catch(() => undefined);
+    options.onRunFinished?.('failed', elapsedMs / 1000);
     throw error;
   }
-  await finishRun(db, request.date, PROCESS_OWNER, {
-    status: 'completed',
-    error: null,
-    elapsedMs: performance.now() - startedMs,
-  });
+  const elapsedMs = performance.now() - startedMs;
+  await finishRun(db, request.date, PROCESS_OWNER, { status: 'completed', error: null, elapsedMs });
+  options.onRunFinished?.('completed', elapsedMs / 1000);
   return { kind: 'paid', date: request.date, totals, resumed: claim.resumed };
 }
 
