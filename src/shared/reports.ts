@@ -1,11 +1,13 @@
 import * as v from 'valibot';
 import { addDays, isCalendarDate } from './dates.ts';
-import { REPORT_GROUPS, type ReportGroup } from './report-groups.ts';
 
 // Admin reports (issue 19 item 2, docs/rules.md "Reports"): figures of a period of whole UTC days,
 // per day or per month, computed by the database from the ledger. One definition per report (its
 // columns, their labels and units) drives the API's rows, the CSV file and the table on screen, so
 // the three cannot disagree.
+
+export const REPORT_GROUPS = ['day', 'month'] as const;
+export type ReportGroup = (typeof REPORT_GROUPS)[number];
 
 /** The longest period per grouping, in days (from and to included): a year by day, ten years by month. */
 export const REPORT_MAX_DAYS: Record<ReportGroup, number> = { day: 366, month: 3653 };
@@ -183,7 +185,9 @@ export const REPORTS: Record<ReportId, ReportDefinition> = {
 };
 
 /** A row: `bucket` ('YYYY-MM-DD' or 'YYYY-MM') and one value per column (money as "12.34", counts as numbers). */
-const rowSchema = v.record(v.string(), v.union([v.string(), v.number()]));
+// objectWithRest rather than record (the same rows): record would join the valibot code that every
+// member's screens share, and the member dashboard's download has a budget.
+const rowSchema = v.objectWithRest({}, v.union([v.string(), v.number()]));
 export type ReportRow = Record<string, string | number>;
 
 const reportTableSchema = v.object({ rows: v.array(rowSchema), totals: rowSchema });

@@ -8,8 +8,7 @@ import { createDatabase, type Db, isPostgres } from '../../src/server/db/databas
 import { migrateToLatest } from '../../src/server/db/migrate.ts';
 import type { SessionUser } from '../../src/server/http/session.ts';
 import { reportCsvStream, reportsFor } from '../../src/server/modules/reports/reports.service.ts';
-import type { ReportGroup } from '../../src/shared/report-groups.ts';
-import { REPORT_IDS } from '../../src/shared/reports.ts';
+import { REPORT_IDS, type ReportGroup } from '../../src/shared/reports.ts';
 
 // npm run bench:reports: the admin's reports over a busy year (issue 19 item 2). Fills a fresh database
 // with LEDGER_ROWS ledger rows (default 1,000,000; plus the posts of held withdrawals) spread evenly

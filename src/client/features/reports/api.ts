@@ -1,8 +1,14 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import * as v from 'valibot';
 import { API_BASE } from '../../../shared/constants.ts';
 import { addDays, dateOf } from '../../../shared/dates.ts';
-import type { ReportGroup } from '../../../shared/report-groups.ts';
-import type { ReportId, ReportQuery, Reports } from '../../../shared/reports.ts';
+import {
+  type ReportGroup,
+  type ReportId,
+  type ReportQuery,
+  type Reports,
+  reportQuerySchema,
+} from '../../../shared/reports.ts';
 import { api } from '../../lib/http.ts';
 
 /** The period as it stands in the address bar (from and to are UTC dates, both included). */
@@ -14,6 +20,17 @@ export const defaultPeriod = (): ReportParams => ({
   to: dateOf(),
   group: 'day',
 });
+
+/** The period the address names, checked with the server's schema; the last 30 days when it names none or a bad one. */
+export function periodFromAddress(search: { from?: string; to?: string; group?: string }): ReportParams {
+  const fallback = defaultPeriod();
+  const checked = v.safeParse(reportQuerySchema, {
+    from: search.from ?? fallback.from,
+    to: search.to ?? fallback.to,
+    group: search.group ?? fallback.group,
+  });
+  return checked.success ? checked.output : fallback;
+}
 
 const toQuery = (params: ReportParams & { report?: ReportId }) =>
   new URLSearchParams(

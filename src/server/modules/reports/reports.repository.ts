@@ -1,6 +1,5 @@
 import { type RawBuilder, sql } from 'kysely';
-import type { ReportGroup } from '../../../shared/report-groups.ts';
-import { DEPOSIT_SOURCES } from '../../../shared/reports.ts';
+import { DEPOSIT_SOURCES, type ReportGroup } from '../../../shared/reports.ts';
 import type { Db } from '../../db/database.ts';
 import { TRANSFER_KIND } from '../transfers/transfers.repository.ts';
 import { MOVED_PHASES, paidToMembers } from '../wallets/ledger.repository.ts';

@@ -1,5 +1,10 @@
-import type { ReportGroup } from '../../../../shared/report-groups.ts';
-import { REPORTS, type ReportId, type ReportTable, reportCsvRows } from '../../../../shared/reports.ts';
+import {
+  REPORTS,
+  type ReportGroup,
+  type ReportId,
+  type ReportTable,
+  reportCsvRows,
+} from '../../../../shared/reports.ts';
 import { formatMoney } from '../../../lib/format.ts';
 
 /**
