@@ -343,5 +343,3 @@ export function settingRules(settings: Settings): SettingRules {
 /** The most ROI an investment of amountCents may earn under a cap of capBp, rounded down to the cent. */
 export const incomeCapCents = (amountCents: number, capBp: number) =>
   Math.floor((amountCents * capBp) / 10_000);
-
-export const DEFAULT_RULES = settingRules(DEFAULT_SETTINGS);
