@@ -7,7 +7,7 @@ import { startServer, type TestServer } from '../helpers/server.ts';
 // The live channel (GET /api/v1/events, server-sent events): a new notification reaches the open
 // tabs of exactly the members it is for, once its transaction has committed, never when it rolls
 // back; a stream lives only as long as its session. One server here; two on one PostgreSQL in
-// live-two-instances.test.ts.
+// cluster.test.ts.
 
 let server: TestServer;
 let admin: ApiClient;

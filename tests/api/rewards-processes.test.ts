@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/server/db/database.ts';
 import { CTO_MESSAGES } from '../../src/shared/cto.ts';
 import { REWARD_MESSAGES } from '../../src/shared/rewards.ts';
-import { ApiClient, type ApiResponse } from '../helpers/client.ts';
+import type { ApiClient, ApiResponse } from '../helpers/client.ts';
 import {
   type Books,
   buy,
@@ -20,6 +20,7 @@ import {
   adminOn,
   killServerProcess as kill,
   projectDialect,
+  sameBrowserOn,
   sharedDatabase,
   sleep,
 } from '../helpers/server-process.ts';
@@ -67,13 +68,6 @@ const rewardsDatabase = (dialect: 'sqlite' | 'postgres') =>
     env: { TRUST_PROXY: '127.0.0.1', INCOME_SCHEDULE: 'off', INCOME_RETRY_MS: '0' },
     cleanups,
   });
-
-/** The same browser (its session and CSRF cookies, kept in the database) talking to another process. */
-function sameBrowserOn(url: string, client: ApiClient): ApiClient {
-  const moved = new ApiClient(url);
-  for (const [name, value] of client.cookies) moved.cookies.set(name, value);
-  return moved;
-}
 
 async function addReward(admin: ApiClient, rank: string, business_needed: string, amount: string) {
   const res = await admin.post('/rewards', { rank, business_needed, amount });

@@ -97,6 +97,13 @@ export async function killServerProcess(server: ServerProcess): Promise<void> {
   await exited;
 }
 
+/** The same browser (its session and CSRF cookies, kept in the database) talking to another instance. */
+export function sameBrowserOn(url: string, client: ApiClient): ApiClient {
+  const moved = new ApiClient(url);
+  for (const [name, value] of client.cookies) moved.cookies.set(name, value);
+  return moved;
+}
+
 /** An admin session (PROCESS_ADMIN) on the instance at `url`. */
 export async function adminOn(url: string): Promise<ApiClient> {
   const admin = new ApiClient(url);
