@@ -22,7 +22,14 @@ const LEAKS = [/\$argon2/, /"stack"\s*:/, /(\\n|\n)\s+at .+:\d+:\d+/];
 
 export class ApiClient {
   readonly cookies = new Map<string, string>();
-  constructor(readonly baseUrl: string) {}
+  /**
+   * `fetch` is the global one, or one that reaches the server another way (through nginx over TLS from
+   * a chosen client address, tests/api/deploy-nginx.test.ts).
+   */
+  constructor(
+    readonly baseUrl: string,
+    readonly fetch: typeof globalThis.fetch = (input, init) => globalThis.fetch(input, init),
+  ) {}
 
   private remember(headers: Headers) {
     for (const line of headers.getSetCookie()) {
@@ -60,7 +67,7 @@ export class ApiClient {
     if (!safe && options.csrf !== false) headers[CSRF_HEADER] = this.cookies.get(CSRF_COOKIE) ?? '';
     if (options.body !== undefined) headers['content-type'] = 'application/json';
     Object.assign(headers, options.headers);
-    const response = await fetch(`${this.baseUrl}${API_BASE}${path}`, {
+    const response = await this.fetch(`${this.baseUrl}${API_BASE}${path}`, {
       method,
       headers,
       body:
