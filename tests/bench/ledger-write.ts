@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { createDatabase } from '../../src/server/db/database.ts';
 import { migrateToLatest } from '../../src/server/db/migrate.ts';
+import SQLite from '../../src/server/db/sqlite.ts';
 
 // The two references of the transfer bench, without the application around them: the same ledger
 // write as POST /api/v1/transfer/touser (guarded debit and credit in account-id order, then the

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { type APIRequestContext, expect } from '@playwright/test';
-import SQLite from 'better-sqlite3';
 import { E2E_DATA_DIR } from '../../playwright.config.ts';
+import SQLite from '../../src/server/db/sqlite.ts';
 import {
   creditByApi,
   csrfHeaders,

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
 import { copyFile, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
-import SQLite from 'better-sqlite3';
+import SQLite from './sqlite.ts';
 
 // Backup and restore of an embedded (SQLite) installation: the database through SQLite's online backup
 // API, which copies one consistent snapshot while the server keeps writing (WAL), and DATA_DIR's other

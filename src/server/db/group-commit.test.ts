@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import SQLite from 'better-sqlite3';
 import { Kysely, sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GroupCommitSqliteDialect } from './group-commit.ts';
+import SQLite from './sqlite.ts';
 
 // The group-commit driver on a real SQLite file in WAL mode with synchronous=FULL, checked from a
 // second connection: whatever a caller has been answered must already be committed for everyone.

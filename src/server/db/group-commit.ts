@@ -1,4 +1,3 @@
-import type SQLite from 'better-sqlite3';
 import {
   type CompiledQuery,
   type DatabaseConnection,
@@ -6,6 +5,7 @@ import {
   type QueryResult,
   SqliteDialect,
 } from 'kysely';
+import type SQLite from './sqlite.ts';
 
 // Group commit for SQLite. With synchronous=FULL every COMMIT waits for the disk (an fsync), and
 // better-sqlite3 waits on the event loop's thread, so one commit per request caps a busy server at
