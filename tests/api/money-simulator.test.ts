@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { simulate } from '../sim/simulator.ts';
+import { generate, runOps, shrink, simulate } from '../sim/simulator.ts';
 
 // The money simulator (docs/simulator.md) on this project's database: fixed seeds of 10,000 random
 // operations (transfers, review holds and decisions, admin adjustments; invalid inputs, repeated
@@ -58,4 +58,32 @@ describe('money simulator', () => {
     },
     RUN_MS,
   );
+});
+
+// Deliberate defects (fault-plugin.ts DEFECTS: one ledger statement rewritten as it is sent, in the
+// simulator's plugin only): each must be found within a default run, and shrink to a short replay.
+describe('money simulator finds deliberate defects', () => {
+  const found = {
+    'unguarded-debit': /answered 500: .*ledger_accounts_available/,
+    'no-key-record': /a retry after a lost 201 answered 201/,
+    'replay-blind': /a retry after a lost 201 answered 500/,
+  } as const;
+  for (const [defect, message] of Object.entries(found)) {
+    it(
+      `${defect}: found, and shrunk to at most 2 operations that still fail`,
+      async () => {
+        const options = { seed: 1, ops: 10_000, dialect, defect: defect as keyof typeof found } as const;
+        const result = await simulate(options);
+        expect(result.failure?.message).toMatch(message);
+        const ops = generate(options.seed, (result.failure?.opIndex ?? 0) + 1, {
+          members: 6,
+          maxConcurrency: 4,
+        });
+        const shortest = await shrink(options, ops, 40);
+        expect(shortest.length).toBeLessThanOrEqual(2);
+        expect((await runOps(options, shortest)).failure?.message).toMatch(message);
+      },
+      RUN_MS,
+    );
+  }
 });

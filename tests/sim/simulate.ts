@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import type { Defect } from './fault-plugin.ts';
 import { generate, runOps, shrink, simulate } from './simulator.ts';
 
 // npm run simulate -- --seed N --ops M [--db sqlite|postgres] [--concurrency C]
@@ -12,6 +13,7 @@ const { values } = parseArgs({
     db: { type: 'string', default: 'sqlite' },
     concurrency: { type: 'string', default: '4' },
     'shrink-budget': { type: 'string', default: '200' },
+    defect: { type: 'string' },
   },
 });
 const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed);
@@ -21,6 +23,7 @@ const options = {
   ops: Number(values.ops),
   dialect,
   maxConcurrency: Number(values.concurrency),
+  defect: values.defect as Defect | undefined,
 } as const;
 
 const started = performance.now();

@@ -22,7 +22,7 @@ import { memberEditSchema } from '../../src/shared/member-edit.ts';
 import { transferDecisionSchema, transferRequestSchema } from '../../src/shared/transfers.ts';
 import { adjustmentSchema, WALLETS } from '../../src/shared/wallets.ts';
 import { adminQuery, TEST_DATABASE_URL } from '../helpers/postgres.ts';
-import { type FaultPlan, FaultPlugin, InjectedFault } from './fault-plugin.ts';
+import { type Defect, type FaultPlan, FaultPlugin, InjectedFault } from './fault-plugin.ts';
 import { type Rng, rng } from './prng.ts';
 
 // The money simulator (docs/simulator.md). A seed makes a list of operations; the list runs against
@@ -38,6 +38,8 @@ export type SimOptions = {
   /** Operations in flight at once, at most (1: one at a time). */
   maxConcurrency?: number;
   members?: number;
+  /** A deliberate defect to find (fault-plugin.ts DEFECTS); none in a normal run. */
+  defect?: Defect;
 };
 
 type WalletName = (typeof WALLETS)[number];
@@ -224,7 +226,9 @@ type World = {
   close: () => Promise<void>;
 };
 
-async function openWorld(seed: number, dialect: Dialect, memberCount: number): Promise<World> {
+async function openWorld(options: SimOptions): Promise<World> {
+  const { seed, dialect } = options;
+  const memberCount = options.members ?? 6;
   // In memory where Linux offers it: every step commits, and the disk's fsync would be most of the run's
   // time; the simulator tests the books, not the disk.
   const dataDir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'platform-sim-'));
@@ -237,7 +241,7 @@ async function openWorld(seed: number, dialect: Dialect, memberCount: number): P
   });
   const created = createDatabase(config);
   await migrateToLatest(created.db, dialect === 'postgres' ? schema : undefined);
-  const plugin = new FaultPlugin();
+  const plugin = new FaultPlugin(options.defect);
   const db = created.db.withPlugin(plugin);
   const close = async () => {
     await created.db.destroy();
@@ -566,7 +570,7 @@ export async function runOps(options: SimOptions, ops: Op[]): Promise<SimResult>
   };
   let world: World | undefined;
   try {
-    world = await openWorld(options.seed, options.dialect, options.members ?? 6);
+    world = await openWorld(options);
     const model = new Model();
     const w = world;
     let i = 0;
