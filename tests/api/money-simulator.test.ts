@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import type { Defect } from '../sim/fault-plugin.ts';
 import { generate, runOps, shrink, simulate } from '../sim/simulator.ts';
 
 // The money simulator (docs/simulator.md) on this project's database: fixed seeds of 10,000 random
-// operations (transfers, review holds and decisions, admin adjustments; invalid inputs, repeated
-// Idempotency-Keys, concurrent requests, injected crashes and lost answers with their retries), the
-// books checked after every step. A failure names the seed, the step and the broken rule;
-// `npm run simulate -- --seed N` replays it and shrinks it.
+// operations (transfers, review holds and decisions, admin adjustments, crypto payments and their
+// callbacks; invalid inputs, repeated Idempotency-Keys, concurrent requests, injected crashes and lost
+// answers with their retries), the books checked after every step. A failure names the seed, the step
+// and the broken rule; `npm run simulate -- --seed N` replays it and shrinks it.
 
 const dialect = process.env.TEST_DIALECT === 'postgres' ? 'postgres' : 'sqlite';
 const RUN_MS = 240_000;
@@ -28,10 +29,17 @@ describe('money simulator', () => {
           'decide-transfer 409',
           'adjust 201',
           'adjust 201 replayed',
+          'pay-create 201',
+          'pay-create 201 replayed',
+          'pay-advance 200',
+          'pay-advance 401',
+          'pay-callback 200',
+          'pay-poll 200',
         ])
           expect(result.answers[answer] ?? 0, answer).toBeGreaterThan(0);
         expect(result.faults.injected).toBeGreaterThan(0);
         expect(result.faults.lostAnswers).toBeGreaterThan(0);
+        expect(result.credited).toBeGreaterThan(0);
       },
       RUN_MS,
     );
@@ -60,19 +68,20 @@ describe('money simulator', () => {
   );
 });
 
-// Deliberate defects (fault-plugin.ts DEFECTS: one ledger statement rewritten as it is sent, in the
+// Deliberate defects (fault-plugin.ts DEFECTS: one statement rewritten as it is sent, in the
 // simulator's plugin only): each must be found within a default run, and shrink to a short replay.
 describe('money simulator finds deliberate defects', () => {
-  const found = {
+  const found: Record<Defect, RegExp> = {
     'unguarded-debit': /answered 500: .*ledger_accounts_available/,
     'no-key-record': /a retry after a lost 201 answered 201/,
     'replay-blind': /a retry after a lost 201 answered 500/,
-  } as const;
-  for (const [defect, message] of Object.entries(found)) {
+    'status-backwards': /payment sim-\d+ is \w+, but the provider's answers since make it \w+/,
+  };
+  for (const [defect, message] of Object.entries(found) as [Defect, RegExp][]) {
     it(
-      `${defect}: found, and shrunk to at most 2 operations that still fail`,
+      `${defect}: found, and shrunk to at most 3 operations that still fail`,
       async () => {
-        const options = { seed: 1, ops: 10_000, dialect, defect: defect as keyof typeof found } as const;
+        const options = { seed: 1, ops: 10_000, dialect, defect } as const;
         const result = await simulate(options);
         expect(result.failure?.message).toMatch(message);
         const ops = generate(options.seed, (result.failure?.opIndex ?? 0) + 1, {
@@ -80,7 +89,7 @@ describe('money simulator finds deliberate defects', () => {
           maxConcurrency: 4,
         });
         const shortest = await shrink(options, ops, 40);
-        expect(shortest.length).toBeLessThanOrEqual(2);
+        expect(shortest.length).toBeLessThanOrEqual(3);
         expect((await runOps(options, shortest)).failure?.message).toMatch(message);
       },
       RUN_MS,

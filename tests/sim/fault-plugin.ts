@@ -7,7 +7,7 @@ import type {
   RootOperationNode,
   UnknownRow,
 } from 'kysely';
-import { RawNode } from 'kysely';
+import { AndNode, RawNode, UpdateQueryNode, WhereNode } from 'kysely';
 
 // The fault injector: a Kysely plugin sees every statement a service sends (query builder and sql
 // templates alike) just before it runs, in the async context of the operation that sent it. An
@@ -32,6 +32,8 @@ export const DEFECTS = {
     fragment.replace('or balance_cents - held_cents >= ', 'or 1 = 1 or balance_cents - held_cents >= '),
   /** The Idempotency-Key record is never written with the money: a retry runs the work again. */
   'no-key-record': (fragment: string) => fragment,
+  /** A payment's status is stored as the provider says, even when it is older than the stored one. */
+  'status-backwards': (fragment: string) => fragment,
   /** A stored answer is never found: a repeat is not recognised as one. */
   'replay-blind': (fragment: string) =>
     fragment.includes('from idempotency_keys where owner_id = ')
@@ -71,6 +73,7 @@ export class FaultPlugin implements KyselyPlugin {
 }
 
 function withDefect(node: RootOperationNode, defect: Defect): RootOperationNode {
+  if (defect === 'status-backwards') return withoutRankGuard(node);
   if (!RawNode.is(node)) return node;
   if (defect === 'no-key-record' && node.sqlFragments[0]?.startsWith('insert into idempotency_keys')) {
     // The same parameters, selected instead of inserted: the statement succeeds and stores nothing.
@@ -80,4 +83,12 @@ function withDefect(node: RootOperationNode, defect: Defect): RootOperationNode 
     return RawNode.create(fragments, node.parameters);
   }
   return RawNode.create(node.sqlFragments.map(DEFECTS[defect]), node.parameters);
+}
+
+/** advanceStatus's update keeps its first condition (the payment's id) and loses the rank's. */
+function withoutRankGuard(node: RootOperationNode): RootOperationNode {
+  if (!UpdateQueryNode.is(node) || !JSON.stringify(node.table).includes('"crypto_payments"')) return node;
+  const where = node.where?.where;
+  if (!where || !AndNode.is(where)) return node;
+  return { ...node, where: WhereNode.create(where.left) };
 }

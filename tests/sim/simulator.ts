@@ -13,17 +13,27 @@ import type { SessionUser } from '../../src/server/http/session.ts';
 import { hashToken } from '../../src/server/http/tokens.ts';
 import { register, resolveSession, startSession } from '../../src/server/modules/auth/auth.service.ts';
 import type { Outcome } from '../../src/server/modules/idempotency/idempotency.service.ts';
+import { ipnSignature } from '../../src/server/modules/payments/ipn-signature.ts';
+import type { ProviderPayment } from '../../src/server/modules/payments/payment-provider.ts';
+import {
+  createPayment,
+  handleIpn,
+  type PaymentsDeps,
+  paymentStatus,
+} from '../../src/server/modules/payments/payments.service.ts';
 import { decideTransfer, sendTransfer } from '../../src/server/modules/transfers/transfers.service.ts';
 import { createAdmin } from '../../src/server/modules/users/admins.service.ts';
 import { updateMember } from '../../src/server/modules/users/users.service.ts';
 import { PLATFORM, reconcile, walletAccountId } from '../../src/server/modules/wallets/ledger.service.ts';
 import { adjustBalance } from '../../src/server/modules/wallets/wallets.service.ts';
 import { memberEditSchema } from '../../src/shared/member-edit.ts';
+import { createPaymentSchema, PAYMENT_STATUS_RANK, type PaymentStatus } from '../../src/shared/payments.ts';
 import { transferDecisionSchema, transferRequestSchema } from '../../src/shared/transfers.ts';
 import { adjustmentSchema, WALLETS } from '../../src/shared/wallets.ts';
 import { adminQuery, TEST_DATABASE_URL } from '../helpers/postgres.ts';
 import { type Defect, type FaultPlan, FaultPlugin, InjectedFault } from './fault-plugin.ts';
 import { type Rng, rng } from './prng.ts';
+import { SimProvider } from './sim-provider.ts';
 
 // The money simulator (docs/simulator.md). A seed makes a list of operations; the list runs against
 // the real services on a real database, a step at a time (one operation, or a few at once on the same
@@ -74,9 +84,27 @@ export type Op = {
       member: number;
       body: { wallet: unknown; direction: unknown; amount: unknown; reason: unknown };
     }
+  | {
+      kind: 'pay-create';
+      by: number;
+      body: { price_amount: unknown; price_currency: unknown; pay_currency: unknown };
+    }
+  /** The invoice's true status moves on and the provider calls back with it. */
+  | { kind: 'pay-advance'; pick: number; roll: number; badSignature: boolean }
+  /** A callback delivered again, late: it carries the entry `back` steps before the last. */
+  | { kind: 'pay-callback'; pick: number; back: number; badSignature: boolean }
+  /** The member's payment page asks for the status (the service reads it from the provider). */
+  | { kind: 'pay-poll'; pick: number; asOwner: boolean; back: number }
 );
 
-type Answer = { status: number; body?: unknown; replayed?: boolean; crashed?: boolean };
+type Answer = {
+  status: number;
+  body?: unknown;
+  replayed?: boolean;
+  crashed?: boolean;
+  /** What the payment provider answered the service during the call, if it asked. */
+  read?: ProviderPayment;
+};
 
 export type Failure = { step: number; opIndex: number; message: string };
 
@@ -90,6 +118,8 @@ export type SimResult = {
   answers: Record<string, number>;
   faults: { injected: number; lostAnswers: number; retries: number };
   trace: string[];
+  /** Payments credited (each exactly once). */
+  credited: number;
   digest: string;
   failure?: Failure;
 };
@@ -139,7 +169,7 @@ export function generate(
     }
     const key = r.chance(0.85) ? `k${seed}-${i}` : undefined;
     const roll = r.next();
-    if (roll < 0.6) {
+    if (roll < 0.36) {
       const by = r.int(0, opts.members - 1);
       const t = r.next();
       const to: Target =
@@ -157,7 +187,7 @@ export function generate(
           ...(r.chance(0.2) ? { desc: r.pick(['rent', 'lunch', ' ', 'x'.repeat(300)]) } : {}),
         },
       });
-    } else if (roll < 0.8) {
+    } else if (roll < 0.46) {
       ops.push({
         ...common,
         key,
@@ -168,6 +198,45 @@ export function generate(
           status: r.chance(0.97) ? r.pick(['completed', 'failed']) : 'pending',
           ...(r.chance(0.3) ? { reason: 'checked' } : {}),
         },
+      });
+    } else if (roll < 0.56) {
+      ops.push({
+        ...common,
+        key,
+        kind: 'pay-create',
+        by: r.int(0, opts.members - 1),
+        body: {
+          price_amount: amountInput(r),
+          price_currency: r.chance(0.95) ? 'usd' : 'eur',
+          pay_currency: r.chance(0.95) ? 'usdtbsc' : 'btc',
+        },
+      });
+    } else if (roll < 0.7) {
+      ops.push({
+        ...common,
+        key: undefined,
+        kind: 'pay-advance',
+        pick: r.int(0, 1_000),
+        roll: r.next(),
+        badSignature: r.chance(0.03),
+      });
+    } else if (roll < 0.78) {
+      ops.push({
+        ...common,
+        key: undefined,
+        kind: 'pay-callback',
+        pick: r.int(0, 1_000),
+        back: r.chance(0.4) ? 0 : r.int(1, 4),
+        badSignature: r.chance(0.05),
+      });
+    } else if (roll < 0.82) {
+      ops.push({
+        ...common,
+        key: undefined,
+        kind: 'pay-poll',
+        pick: r.int(0, 1_000),
+        asOwner: r.chance(0.85),
+        back: r.chance(0.7) ? 0 : r.int(1, 3),
       });
     } else {
       ops.push({
@@ -202,6 +271,12 @@ class Model {
   fresh: string[] = [];
   /** (owner, key) -> the first successful answer's request and transfer id. */
   keys = new Map<string, { request: string; id: string }>();
+  /** Payments the service answered for, with the status RULES.md says it keeps, and their credit. */
+  payments = new Map<
+    string,
+    { owner: string; cents: number; status: string; rank: number; credited: boolean }
+  >();
+  credits = 0;
 
   add(map: Map<string, number>, account: string, cents: number) {
     map.set(account, (map.get(account) ?? 0) + cents);
@@ -219,6 +294,7 @@ const NO_FAULT: FaultPlan = { label: 'retry', failBefore: 0, seen: 0, fired: fal
 
 type World = {
   db: Db;
+  provider: SimProvider;
   plugin: FaultPlugin;
   admin: { id: string; token: string };
   members: { id: string; token: string }[];
@@ -287,7 +363,15 @@ async function openWorld(options: SimOptions): Promise<World> {
       members.push({ id: row.id, token: session.token });
       labels.set(row.id, `m${i}`);
     }
-    return { db, plugin, admin: { id: adminRow.id, token: adminSession.token }, members, labels, close };
+    return {
+      db,
+      provider: new SimProvider(),
+      plugin,
+      admin: { id: adminRow.id, token: adminSession.token },
+      members,
+      labels,
+      close,
+    };
   } catch (error) {
     await close();
     throw error;
@@ -345,6 +429,7 @@ function decisionTarget(model: Model, op: Extract<Op, { kind: 'decide-transfer' 
  * the faults are aimed at the money operation's statements.
  */
 async function send(world: World, model: Model, op: Op, plan: FaultPlan): Promise<Answer> {
+  if (op.kind.startsWith('pay-')) return sendPayment(world, model, op, plan);
   const asker = await sessionOf(
     world,
     op.kind === 'transfer' ? (world.members[op.by] as Member) : world.admin,
@@ -365,7 +450,100 @@ async function send(world: World, model: Model, op: Op, plan: FaultPlan): Promis
       const body = { user_id: world.members[op.member]?.id ?? '', ...op.body };
       return faulty(() => adjustBalance(world.db, asker, v.parse(adjustmentSchema, body), op.key));
     }
+    default:
+      throw new RangeError(op.kind);
   }
+}
+
+const IPN_SECRET = 'simulated-ipn-secret';
+
+const invoiceOf = (world: World, pick: number) =>
+  world.provider.invoices.length > 0
+    ? world.provider.invoices[pick % world.provider.invoices.length]
+    : undefined;
+
+/** The payment paths: a member's invoice, the provider's callbacks, the member's status page. */
+async function sendPayment(world: World, model: Model, op: Op, plan: FaultPlan): Promise<Answer> {
+  let read: ProviderPayment | undefined;
+  const deps = (back = 0): PaymentsDeps => ({
+    db: world.db,
+    provider: world.provider.as(
+      (invoice) => Math.max(0, invoice.history.length - 1 - back),
+      (seen) => {
+        read = seen;
+      },
+    ),
+    ipnSecret: IPN_SECRET,
+    publicUrl: 'http://simulator.invalid',
+    log: { warn: () => {} },
+  });
+  const faulty = async (work: () => Promise<Outcome>) => ({
+    ...(await answerOf(() => world.plugin.run(plan, work))),
+    read,
+  });
+  switch (op.kind) {
+    case 'pay-create': {
+      const member = await sessionOf(world, world.members[op.by] as Member);
+      return faulty(() => createPayment(deps(), member, v.parse(createPaymentSchema, op.body), op.key));
+    }
+    case 'pay-advance':
+    case 'pay-callback': {
+      const invoice = invoiceOf(world, op.pick);
+      if (!invoice) return { status: 404 };
+      const back = op.kind === 'pay-callback' ? op.back : 0;
+      const body = invoice.history[Math.max(0, invoice.history.length - 1 - back)];
+      const signature = op.badSignature ? 'f'.repeat(128) : ipnSignature(body, IPN_SECRET);
+      return faulty(async () => ({ statusCode: 200, body: await handleIpn(deps(back), body, signature) }));
+    }
+    case 'pay-poll': {
+      const invoice = invoiceOf(world, op.pick);
+      if (!invoice) return { status: 404 };
+      const owner = model.payments.get(invoice.id)?.owner;
+      const who = op.asOwner && owner ? owner : (world.members[op.pick % world.members.length] as Member).id;
+      const member = await sessionOf(world, world.members.find((m) => m.id === who) as Member);
+      return faulty(async () => ({
+        statusCode: 200,
+        body: await paymentStatus(deps(op.back), member, invoice.id),
+      }));
+    }
+    default:
+      throw new RangeError(op.kind);
+  }
+}
+
+/** RULES.md "Deposits": statuses only move forward; the wallet is credited once, when `finished` is stored. */
+function learnPayment(world: World, model: Model, op: Op, answer: Answer): string | undefined {
+  if (answer.status < 200 || answer.status >= 300) return undefined;
+  if (op.kind === 'pay-create') {
+    const body = answer.body as { payment_id?: string };
+    if (!body.payment_id) return 'an invoice answered without a payment id';
+    if (!model.payments.has(body.payment_id))
+      model.payments.set(body.payment_id, {
+        owner: world.members[op.by]?.id ?? '',
+        cents: v.parse(createPaymentSchema, op.body).price_amount,
+        status: 'waiting',
+        rank: 0,
+        credited: false,
+      });
+    return undefined;
+  }
+  const read = answer.read;
+  if (!read) return undefined;
+  const payment = model.payments.get(read.payment_id);
+  if (!payment) return `the service asked the provider about ${read.payment_id}, which it never answered for`;
+  const rank = PAYMENT_STATUS_RANK[read.payment_status as PaymentStatus] ?? 0;
+  if (rank > payment.rank || (rank === payment.rank && read.payment_status === payment.status)) {
+    payment.status = read.payment_status;
+    payment.rank = rank;
+  }
+  if (payment.status === 'finished' && !payment.credited) {
+    payment.credited = true;
+    model.credits += 1;
+    model.rows += 1;
+    model.add(model.balance, PLATFORM.deposits, -payment.cents);
+    model.add(model.balance, walletAccountId(payment.owner, 'business'), payment.cents);
+  }
+  return undefined;
 }
 
 /** The accounts an answered operation moved money between, and how, for the model. */
@@ -376,12 +554,15 @@ function learn(
   answer: Answer,
   ownerKey: string | undefined,
 ): string | undefined {
+  if (op.kind.startsWith('pay-')) return learnPayment(world, model, op, answer);
   if (answer.status < 200 || answer.status >= 300) return undefined;
   const body = answer.body as { transfer?: { id: string; status?: string } };
   const id = body.transfer?.id;
   if (!id) return `a ${answer.status} answer to ${op.kind} without a transfer`;
   if (ownerKey) {
-    const request = JSON.stringify(op.kind === 'decide-transfer' ? { ...op.body, id } : op.body);
+    const request = JSON.stringify(
+      op.kind === 'decide-transfer' ? { ...op.body, id } : 'body' in op ? op.body : null,
+    );
     const first = model.keys.get(ownerKey);
     if (first && first.request === request && first.id !== id)
       return `the key ${ownerKey} was answered with two different transfers (${first.id}, ${id})`;
@@ -440,19 +621,29 @@ function learn(
       model.known.set(id, { id, from, to, cents: input.amount, completed: true });
       return undefined;
     }
+    default:
+      return undefined;
   }
 }
 
 const ownerOf = (world: World, op: Op) =>
-  op.kind === 'transfer' ? (world.members[op.by]?.id ?? '') : world.admin.id;
+  op.kind === 'transfer' || op.kind === 'pay-create' ? (world.members[op.by]?.id ?? '') : world.admin.id;
 
-/** One operation with its fault and the client's retry; returns a broken rule, if any. */
+/** What an answer teaches the model, applied once every operation of the step has answered. */
+type Learner = { index: number; learn: () => string | undefined };
+
+/**
+ * One operation with its fault and the client's retry; returns a broken rule, if any. What the answer
+ * teaches the model waits for the step's end: an operation in flight may already see another's
+ * committed work (a callback for an invoice whose creation has not answered yet).
+ */
 async function runOp(
   world: World,
   model: Model,
   op: Op,
   index: number,
   result: SimResult,
+  learners: Learner[],
 ): Promise<string | undefined> {
   const ownerKey = op.key ? `${ownerOf(world, op)}|${op.key}` : undefined;
   const plan = {
@@ -461,6 +652,10 @@ async function runOp(
     seen: 0,
     fired: false,
   };
+  if (op.kind === 'pay-advance') {
+    const invoice = invoiceOf(world, op.pick);
+    if (invoice) world.provider.advance(invoice, op.roll);
+  }
   let answer = await send(world, model, op, plan);
   if (plan.fired) result.faults.injected += 1;
   const lost = op.fault !== undefined && 'lostAnswer' in op.fault && op.key !== undefined;
@@ -486,7 +681,8 @@ async function runOp(
   result.answers[label] = (result.answers[label] ?? 0) + 1;
   result.trace.push(`${index} ${label}`);
   if (answer.status === 500) return `${op.kind} answered 500: ${String(answer.body)}`;
-  return learn(world, model, op, answer, ownerKey);
+  learners.push({ index, learn: () => learn(world, model, op, answer, ownerKey) });
+  return undefined;
 }
 
 /** The invariants, over the whole database, after a step. */
@@ -513,6 +709,31 @@ async function check(world: World, model: Model): Promise<string | undefined> {
     .executeTakeFirstOrThrow();
   if (Number(n) !== model.rows)
     return `the ledger has ${n} rows, but the answers given account for ${model.rows}`;
+  const credits = await world.db
+    .selectFrom('payment_credits as c')
+    .innerJoin('crypto_payments as p', (j) =>
+      j.onRef('p.provider', '=', 'c.provider').onRef('p.provider_payment_id', '=', 'c.provider_payment_id'),
+    )
+    .select(['c.provider_payment_id', 'c.amount_cents', 'p.price_amount_cents', 'p.payment_status'])
+    .execute();
+  if (credits.length !== model.credits)
+    return `${credits.length} payments are credited, but the callbacks answered account for ${model.credits}`;
+  const wrong = credits.find(
+    (c) =>
+      !['finished', 'refunded'].includes(c.payment_status) ||
+      Number(c.amount_cents) !== Number(c.price_amount_cents),
+  );
+  if (wrong)
+    return `payment ${wrong.provider_payment_id} is credited ${wrong.amount_cents} while ${wrong.payment_status}`;
+  const statuses = await world.db
+    .selectFrom('crypto_payments')
+    .select(['provider_payment_id', 'payment_status'])
+    .execute();
+  for (const p of statuses) {
+    const want = model.payments.get(p.provider_payment_id)?.status;
+    if (p.payment_status !== want)
+      return `payment ${p.provider_payment_id} is ${p.payment_status}, but the provider's answers since make it ${want}`;
+  }
   if (model.fresh.length > 0) {
     const found = await world.db
       .selectFrom('ledger_transfers')
@@ -566,6 +787,7 @@ export async function runOps(options: SimOptions, ops: Op[]): Promise<SimResult>
     answers: {},
     faults: { injected: 0, lostAnswers: 0, retries: 0 },
     trace: [],
+    credited: 0,
     digest: '',
   };
   let world: World | undefined;
@@ -584,13 +806,19 @@ export async function runOps(options: SimOptions, ops: Op[]): Promise<SimResult>
       }
       clock.tick(step[0]?.advanceMs ?? 1);
       result.steps += 1;
+      const learners: Learner[] = [];
       const broken = await Promise.all(
         step.map(async (op, k) => {
           for (let d = 0; d < op.delay; d++) await new Promise((resolve) => setImmediate(resolve));
-          return runOp(w, model, op, start + k, result);
+          return runOp(w, model, op, start + k, result, learners);
         }),
       );
-      const found = broken.find((b) => b !== undefined);
+      // Invoices first: the step's callbacks may have found them. The rest in the order sent (the
+      // model's rules for them do not depend on the order within a step).
+      const creates = (l: Learner) => (ops[l.index]?.kind === 'pay-create' ? 0 : 1);
+      learners.sort((a, b) => creates(a) - creates(b) || a.index - b.index);
+      const found =
+        broken.find((b) => b !== undefined) ?? learners.map((l) => l.learn()).find((b) => b !== undefined);
       const message = found ?? (await check(w, model));
       result.checks += found ? 0 : 1;
       if (message) {
@@ -599,6 +827,7 @@ export async function runOps(options: SimOptions, ops: Op[]): Promise<SimResult>
       }
     }
     result.statements = w.plugin.statements;
+    result.credited = model.credits;
     result.digest = await digestOf(w, result.trace);
     return result;
   } finally {
