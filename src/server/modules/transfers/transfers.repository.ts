@@ -104,19 +104,24 @@ export async function addToDailyTotal(
   return Number(result.numAffectedRows ?? 0) === 1;
 }
 
-/** A rejected transfer no longer counts against its day's limit. */
+/**
+ * A rejected transfer no longer counts against its day's limit; false when the day's total does not
+ * cover its amount (it was given back already).
+ */
 export async function subtractFromDailyTotal(
   trx: Db,
   userId: string,
   day: string,
   amountCents: number,
-): Promise<void> {
-  await trx
+): Promise<boolean> {
+  const result = await trx
     .updateTable('transfer_daily_totals')
     .set({ amount_cents: sql`amount_cents - ${amountCents}` })
     .where('user_id', '=', userId)
     .where('day', '=', day)
-    .execute();
+    .where('amount_cents', '>=', amountCents)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }
 
 export type OneStatementTransfer = {

@@ -328,8 +328,14 @@ export async function decideTransfer(
       if (statusOf(row) !== 'pending') throw new AppError(409, TRANSFER_MESSAGES.notPending);
       const before = toTransfer(row);
       const approve = decision.status === 'completed';
-      if (!approve && row.sender_id !== row.recipient_id)
-        await subtractFromDailyTotal(trx, row.sender_id, utcDay(row.created_at), Number(row.amount_cents));
+      // The day's counter always includes a pending transfer's amount; when it no longer covers it, a
+      // concurrent rejection of this transfer has just given it back (PostgreSQL: it read `pending` too).
+      if (
+        !approve &&
+        row.sender_id !== row.recipient_id &&
+        !(await subtractFromDailyTotal(trx, row.sender_id, utcDay(row.created_at), Number(row.amount_cents)))
+      )
+        throw new AppError(409, TRANSFER_MESSAGES.notPending);
       await settlePending(trx, id, approve ? 'post' : 'void', admin.user.id);
       if (approve && row.recipient_id !== row.sender_id)
         await notifyMoneyReceived(trx, {

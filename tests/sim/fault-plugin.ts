@@ -1,0 +1,94 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type {
+  KyselyPlugin,
+  PluginTransformQueryArgs,
+  PluginTransformResultArgs,
+  QueryResult,
+  RootOperationNode,
+  UnknownRow,
+} from 'kysely';
+import { AndNode, RawNode, UpdateQueryNode, WhereNode } from 'kysely';
+
+// The fault injector: a Kysely plugin sees every statement a service sends (query builder and sql
+// templates alike) just before it runs, in the async context of the operation that sent it. An
+// operation the simulator marks with a fault fails before its k-th statement: the error rises through
+// the service like a lost connection or a crashed process would, and its transaction rolls back.
+
+export type FaultPlan = { label: string; failBefore: number; seen: number; fired: boolean };
+
+export class InjectedFault extends Error {
+  constructor(readonly plan: FaultPlan) {
+    super(`injected fault before statement ${plan.failBefore} of ${plan.label}`);
+  }
+}
+
+/**
+ * Deliberate defects, to show the simulator finds them (docs/simulator.md). Each rewrites one of the
+ * ledger's SQL statements as it is sent, in this test plugin only: the product's code is untouched.
+ */
+export const DEFECTS = {
+  /** The debit's guard (available balance covers the amount) is gone: money can be spent twice. */
+  'unguarded-debit': (fragment: string) =>
+    fragment.replace('or balance_cents - held_cents >= ', 'or 1 = 1 or balance_cents - held_cents >= '),
+  /** The Idempotency-Key record is never written with the money: a retry runs the work again. */
+  'no-key-record': (fragment: string) => fragment,
+  /** A payment's status is stored as the provider says, even when it is older than the stored one. */
+  'status-backwards': (fragment: string) => fragment,
+  /** A stored answer is never found: a repeat is not recognised as one. */
+  'replay-blind': (fragment: string) =>
+    fragment.includes('from idempotency_keys where owner_id = ')
+      ? fragment.replace('where owner_id = ', 'where 1 = 0 and owner_id = ')
+      : fragment,
+} as const;
+export type Defect = keyof typeof DEFECTS;
+
+export class FaultPlugin implements KyselyPlugin {
+  readonly #current = new AsyncLocalStorage<FaultPlan>();
+  /** Statements seen by all operations: the run's measure of work. */
+  statements = 0;
+
+  constructor(readonly defect?: Defect) {}
+
+  /** Runs `work` with its statements counted, failing before statement `failBefore` (1-based; 0: never). */
+  run<T>(plan: FaultPlan, work: () => Promise<T>): Promise<T> {
+    return this.#current.run(plan, work);
+  }
+
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    this.statements += 1;
+    const plan = this.#current.getStore();
+    if (plan && !plan.fired) {
+      plan.seen += 1;
+      if (plan.seen === plan.failBefore) {
+        plan.fired = true;
+        throw new InjectedFault(plan);
+      }
+    }
+    return this.defect ? withDefect(args.node, this.defect) : args.node;
+  }
+
+  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    return args.result;
+  }
+}
+
+function withDefect(node: RootOperationNode, defect: Defect): RootOperationNode {
+  if (defect === 'status-backwards') return withoutRankGuard(node);
+  if (!RawNode.is(node)) return node;
+  if (defect === 'no-key-record' && node.sqlFragments[0]?.startsWith('insert into idempotency_keys')) {
+    // The same parameters, selected instead of inserted: the statement succeeds and stores nothing.
+    const fragments = node.sqlFragments.map((_, i) =>
+      i === 0 ? 'select ' : i === node.sqlFragments.length - 1 ? '' : ', ',
+    );
+    return RawNode.create(fragments, node.parameters);
+  }
+  return RawNode.create(node.sqlFragments.map(DEFECTS[defect]), node.parameters);
+}
+
+/** advanceStatus's update keeps its first condition (the payment's id) and loses the rank's. */
+function withoutRankGuard(node: RootOperationNode): RootOperationNode {
+  if (!UpdateQueryNode.is(node) || !JSON.stringify(node.table).includes('"crypto_payments"')) return node;
+  const where = node.where?.where;
+  if (!where || !AndNode.is(where)) return node;
+  return { ...node, where: WhereNode.create(where.left) };
+}
