@@ -32,7 +32,7 @@ import {
 // npm run bench:cluster: the real server (production build, its own processes) on PostgreSQL behind
 // a round-robin load balancer (balancer.ts, a process of its own), with 1 and then 2 server processes
 // on one fresh schema, and the 1-process run also without the balancer, so the balancer's own cost is
-// visible. Three loads each: transfers between many funded members (random pairs), transfers by one
+// visible. Three loads each: transfers between 100 funded members (random pairs), transfers by one
 // member (a hot account) to random others, and members reading their balance (GET /wallet/balance).
 // The three set-ups run in turns, round after round (the second server started for its turn and
 // stopped after it), so a machine that is busy for a while slows them alike; figures are medians.
@@ -43,7 +43,7 @@ import {
 // what they were given); a mismatch stops the bench with an error.
 
 /** Funded members; each registers from an address of its own (198.18.0.0/15, the benchmarking range). */
-const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 50);
+const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 100);
 const FUNDS = '10000.00';
 const FUNDS_CENTS = 1_000_000;
 
@@ -80,12 +80,17 @@ type Workload = {
   next: () => Sender;
 };
 
-/** CPU per answered request, µs, of each part; and the machine's busy cores, all and not ours. */
+/**
+ * CPU per answered request, µs, of each part; the cores the busiest server process and PostgreSQL's
+ * backends kept busy; and the machine's busy cores, all and not ours.
+ */
 type Cost = {
   loadGen: number;
   balancer: number;
   servers: number;
   postgres: number;
+  busiestServer: number;
+  postgresCores: number;
   busy: number;
   others: number;
 };
@@ -136,6 +141,7 @@ async function main() {
   const direct = `http://127.0.0.1:${firstPort}`;
   const admin = await signedInAdminClient(direct);
   const members: Awaited<ReturnType<typeof fundedMember>>[] = [];
+  const setupStart = performance.now();
   for (let i = 0; i < MEMBERS; i++) {
     const from = { 'x-forwarded-for': `198.18.${Math.floor(i / 250)}.${(i % 250) + 1}` };
     members.push(await fundedMember(direct, admin, { business: FUNDS }, {}, from));
@@ -204,17 +210,21 @@ async function main() {
     await check();
     const done = Math.max(1, result['2xx']);
     const perRequest = (spentMs: number) => (spentMs * 1000) / done;
+    const wallMs = after.at - before.at;
     const loadGenUs = process.cpuUsage(before.loadGen);
+    const perServer = [...after.servers].map(([pid, ms]) => ms - (before.servers.get(pid) ?? 0));
     const cost = {
       loadGen: (loadGenUs.user + loadGenUs.system) / done,
       balancer: perRequest(cpuSpentMs(before.balancer, after.balancer)),
       servers: perRequest(cpuSpentMs(before.servers, after.servers)),
       postgres: perRequest(cpuSpentMs(before.postgres, after.postgres)),
-      busy: (after.machine - before.machine) / (after.at - before.at),
+      busiestServer: Math.max(...perServer) / wallMs,
+      postgresCores: cpuSpentMs(before.postgres, after.postgres) / wallMs,
+      busy: (after.machine - before.machine) / wallMs,
       others: 0,
     };
     const oursMs = (ceilingOf(cost).ours * done) / 1000;
-    cost.others = (after.machine - before.machine - oursMs) / (after.at - before.at);
+    cost.others = (after.machine - before.machine - oursMs) / wallMs;
     return { result, cost };
   };
 
@@ -240,7 +250,7 @@ async function main() {
   const keyOf = (setup: Setup, workload: Workload) => `${setup.name}: ${workload.name}`;
 
   console.log(
-    `${MEMBERS} funded members; ${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION_S} s per load after ${WARMUP_S} s warm-up (medians)`,
+    `${MEMBERS} funded members (${Math.round((performance.now() - setupStart) / 1000)} s); ${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION_S} s per load after ${WARMUP_S} s warm-up (medians)`,
   );
   for (const setup of setups.slice(0, 2)) for (const w of workloads) await run(setup, w, WARMUP_S);
   for (let round = 0; round < ROUNDS; round++) {
@@ -262,30 +272,48 @@ async function main() {
     console.log(`  round ${round + 1} of ${ROUNDS} done, ${await check()}`);
   }
 
-  console.log(
-    `\n${'load'.padEnd(62)} ${'req/s'.padStart(6)} ${'p50'.padStart(8)} ${'p99'.padStart(8)}   CPU µs per request: load gen, balancer, servers, postgres = ours -> ceiling at 100% of ${cpus().length} cores;  machine busy (others), cores`,
-  );
   let failed = false;
   const rateOf = (setup: Setup, w: Workload) =>
     median((runs.get(keyOf(setup, w)) ?? []).map((m) => m.result['2xx'] / m.result.duration));
+  const medians = (setup: Setup, w: Workload) => {
+    const measured = runs.get(keyOf(setup, w)) ?? [];
+    const at = (f: (m: Measured) => number) => median(measured.map(f));
+    const cost: Cost = {
+      loadGen: at((m) => m.cost.loadGen),
+      balancer: at((m) => m.cost.balancer),
+      servers: at((m) => m.cost.servers),
+      postgres: at((m) => m.cost.postgres),
+      busiestServer: at((m) => m.cost.busiestServer),
+      postgresCores: at((m) => m.cost.postgresCores),
+      busy: at((m) => m.cost.busy),
+      others: at((m) => m.cost.others),
+    };
+    return { at, cost, failures: measured.map((m) => failuresOf(m.result)).find(Boolean) };
+  };
+  const name = (setup: Setup, w: Workload) => keyOf(setup, w).padEnd(62);
+  const cores = (v: number) => v.toFixed(2).padStart(5);
+  console.log(
+    `\n${''.padEnd(62)} ${'req/s'.padStart(6)} ${'p50'.padStart(8)} ${'p99'.padStart(8)}   cores busy: busiest server process, postgres, machine (not ours)`,
+  );
   for (const setup of setups) {
     for (const w of workloads) {
-      const measured = runs.get(keyOf(setup, w)) ?? [];
-      const at = (f: (m: Measured) => number) => median(measured.map(f));
-      const cost: Cost = {
-        loadGen: at((m) => m.cost.loadGen),
-        balancer: at((m) => m.cost.balancer),
-        servers: at((m) => m.cost.servers),
-        postgres: at((m) => m.cost.postgres),
-        busy: at((m) => m.cost.busy),
-        others: at((m) => m.cost.others),
-      };
-      const failures = measured.map((m) => failuresOf(m.result)).find(Boolean);
+      const { at, cost, failures } = medians(setup, w);
       failed ||= Boolean(failures);
-      const { ours, ceiling } = ceilingOf(cost);
-      const us = (v: number) => `${Math.round(v)}`.padStart(5);
       console.log(
-        `${keyOf(setup, w).padEnd(62)} ${`${Math.round(rateOf(setup, w))}`.padStart(6)} ${ms(at((m) => m.result.latency.p50)).padStart(8)} ${ms(at((m) => m.result.latency.p99)).padStart(8)}   ${us(cost.loadGen)} ${us(cost.balancer)} ${us(cost.servers)} ${us(cost.postgres)} = ${us(ours)} -> ${`${Math.round(ceiling)}`.padStart(5)}/s;  ${cost.busy.toFixed(2)} (${cost.others.toFixed(2)})${failures ? `  FAILED: ${failures}` : ''}`,
+        `${name(setup, w)} ${`${Math.round(rateOf(setup, w))}`.padStart(6)} ${ms(at((m) => m.result.latency.p50)).padStart(8)} ${ms(at((m) => m.result.latency.p99)).padStart(8)}   ${cores(cost.busiestServer)} ${cores(cost.postgresCores)} ${cores(cost.busy)} (${cost.others.toFixed(2)})${failures ? `  FAILED: ${failures}` : ''}`,
+      );
+    }
+  }
+  console.log(
+    `\n${'CPU µs per answered request'.padEnd(62)} load gen balancer  servers postgres     ours -> ceiling at ${cpus().length} cores`,
+  );
+  for (const setup of setups) {
+    for (const w of workloads) {
+      const { cost } = medians(setup, w);
+      const { ours, ceiling } = ceilingOf(cost);
+      const us = (v: number) => `${Math.round(v)}`.padStart(8);
+      console.log(
+        `${name(setup, w)} ${us(cost.loadGen)} ${us(cost.balancer)} ${us(cost.servers)} ${us(cost.postgres)} ${us(ours)} -> ${`${Math.round(ceiling)}`.padStart(5)}/s`,
       );
     }
   }
