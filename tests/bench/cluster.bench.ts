@@ -34,8 +34,9 @@ import {
 // on one fresh schema, and the 1-process run also without the balancer, so the balancer's own cost is
 // visible. Three loads each: transfers between 100 funded members (random pairs), transfers by one
 // member (a hot account) to random others, and members reading their balance (GET /wallet/balance).
-// The three set-ups run in turns, round after round (the second server started for its turn and
-// stopped after it), so a machine that is busy for a while slows them alike; figures are medians.
+// The three set-ups run in turns, round after round, each round starting with the next one (the
+// second server started for its turn and stopped after it), so a machine that is busy for a while
+// slows them alike; figures are medians.
 // Beside each: the CPU per answered request of the load generator (this process), the balancer, the
 // server processes and PostgreSQL's backends for this schema, all from /proc, and the machine's busy
 // time, then the ledger write in a loop straight on the database (ledger-write.ts). After every load
@@ -254,7 +255,9 @@ async function main() {
   );
   for (const setup of setups.slice(0, 2)) for (const w of workloads) await run(setup, w, WARMUP_S);
   for (let round = 0; round < ROUNDS; round++) {
-    for (const setup of setups) {
+    // Each round starts with the next set-up, so none always runs right after the second server stopped.
+    const order = setups.map((_, i) => setups[(i + round) % setups.length] as Setup);
+    for (const setup of order) {
       if (setup === setups[2]) {
         second = await startServer(secondPort);
         balancer2 ??= await startBalancer(balancer2Port, [firstPort, secondPort]);
