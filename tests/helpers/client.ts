@@ -102,8 +102,12 @@ export class ApiClient {
   }
 
   /** Signs in at /auth/signin (or /auth/adminsignin) and fails loudly when that does not answer 200. */
-  async signIn(credentials: { email: string; password: string }, path = '/auth/signin') {
-    const res = await this.post(path, { email: credentials.email, password: credentials.password });
+  async signIn(
+    credentials: { email: string; password: string },
+    path = '/auth/signin',
+    headers?: Record<string, string>,
+  ) {
+    const res = await this.post(path, { email: credentials.email, password: credentials.password }, headers);
     if (res.status !== 200) throw new Error(`sign-in at ${path} answered ${res.status}: ${res.text}`);
     return res;
   }
@@ -124,19 +128,31 @@ export function newMember(overrides: Record<string, unknown> = {}) {
   };
 }
 
-/** Registers a new member over HTTP (fails loudly unless 201); returns the body that was sent. */
-export async function registerMember(baseUrl: string, overrides: Record<string, unknown> = {}) {
+/**
+ * Registers a new member over HTTP (fails loudly unless 201); returns the body that was sent. `headers`
+ * go with the registration, e.g. an X-Forwarded-For of its own to a server started with TRUST_PROXY,
+ * so that many members are not one address's registrations.
+ */
+export async function registerMember(
+  baseUrl: string,
+  overrides: Record<string, unknown> = {},
+  headers?: Record<string, string>,
+) {
   const member = newMember(overrides);
-  const res = await new ApiClient(baseUrl).post('/auth/register', member);
+  const res = await new ApiClient(baseUrl).post('/auth/register', member, headers);
   if (res.status !== 201) throw new Error(`registration answered ${res.status}: ${res.text}`);
   return member;
 }
 
-/** A new member, registered and signed in on a client of its own. */
-export async function signedInMember(baseUrl: string, overrides: Record<string, unknown> = {}) {
-  const member = await registerMember(baseUrl, overrides);
+/** A new member, registered and signed in on a client of its own (`headers` as for registerMember). */
+export async function signedInMember(
+  baseUrl: string,
+  overrides: Record<string, unknown> = {},
+  headers?: Record<string, string>,
+) {
+  const member = await registerMember(baseUrl, overrides, headers);
   const client = new ApiClient(baseUrl);
-  const res = await client.signIn(member);
+  const res = await client.signIn(member, '/auth/signin', headers);
   return { member, client, auth: res.body.auth, expireAt: res.body.expireAt as string };
 }
 
@@ -156,8 +172,9 @@ export async function fundedMember(
   admin: ApiClient,
   funds: { business?: string; working?: string } = {},
   overrides: Record<string, unknown> = {},
+  headers?: Record<string, string>,
 ) {
-  const member = await signedInMember(baseUrl, overrides);
+  const member = await signedInMember(baseUrl, overrides, headers);
   const activated = await admin.put(`/users/${member.auth.id}`, { is_active: 'active' });
   if (activated.status !== 200) throw new Error(`activation answered ${activated.status}: ${activated.text}`);
   for (const [wallet, amount] of Object.entries(funds)) {

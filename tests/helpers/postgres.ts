@@ -16,12 +16,15 @@ export async function postgresReachable(): Promise<boolean> {
   }
 }
 
-/** Runs one statement on the test database (schema set-up and clean-up). */
-export async function adminQuery(sql: string): Promise<void> {
+/** Runs one statement on the test database (schema set-up and clean-up, the benches' look-ups); its rows. */
+export async function adminQuery<Row extends pg.QueryResultRow = pg.QueryResultRow>(
+  sql: string,
+  values?: unknown[],
+): Promise<Row[]> {
   const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
   await client.connect();
   try {
-    await client.query(sql);
+    return (await client.query<Row>(sql, values)).rows;
   } finally {
     await client.end();
   }
