@@ -9,7 +9,7 @@ import { startServer, type TestServer } from '../helpers/server.ts';
 // ledger", "Internal transfers"): an Idempotency-Key moves money once however often it races; a balance
 // covers exactly as many racing transfers as it holds; transfers in opposite directions (and admin
 // decisions between them) never deadlock; the daily limit holds under racing requests.
-// Members in this file: 11.
+// Members in this file: 15.
 
 let server: TestServer;
 let admin: ApiClient;
@@ -311,6 +311,32 @@ describe('the daily limit under concurrency', () => {
     expect(over.status).toBe(422);
     expect(over.body).toEqual({ message: TRANSFER_MESSAGES.dailyLimit(2_500_000) });
     expect((await send(sender, transferBody(one, '1000.00'))).status).toBe(201);
+    await expectBalanced();
+  });
+});
+
+describe('the reconciliation under load', () => {
+  it('reads the books in one snapshot: balanced on every call made while transfers commit', async () => {
+    const members = await Promise.all(
+      Array.from({ length: 4 }, () => fundedMember(server.baseUrl, admin, { business: '100.00' })),
+    );
+    let sending = true;
+    const load = members.map(async (from, i) => {
+      const to = members[(i + 1) % members.length] as Member;
+      while (sending) {
+        const res = await send(from, transferBody(to, '0.01'), randomUUID());
+        expect(res.status, res.text).toBe(201);
+      }
+    });
+    const answers: { balanced: boolean; mismatches: unknown[] }[] = [];
+    for (let i = 0; i < 30; i++) {
+      const res = await admin.get('/ledger/reconciliation');
+      expect(res.status).toBe(200);
+      answers.push(res.body);
+    }
+    sending = false;
+    await Promise.all(load);
+    expect(answers.filter((a) => !a.balanced)).toEqual([]);
     await expectBalanced();
   });
 });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { formatCents } from '../../../shared/money.ts';
 import type { Reconciliation, Wallet } from '../../../shared/wallets.ts';
 import { WALLET_MESSAGES, WALLETS } from '../../../shared/wallets.ts';
-import type { Db } from '../../db/database.ts';
+import { type Db, isPostgres } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { LedgerTransferTable } from '../../db/schema.ts';
 import { AppError, conflict } from '../../http/errors.ts';
@@ -178,7 +178,13 @@ export async function settlePending(
 
 /** Recomputes every balance from the entries and compares it with the cached one; the sum of all accounts must be 0. */
 export async function reconcile(db: Db): Promise<Reconciliation> {
-  const [accounts, { credits, debits }] = await Promise.all([allAccounts(db), entrySums(db)]);
+  // One snapshot for both reads: read apart (two pool connections, or a transfer committing between
+  // them), a transfer that moved money in between shows as a mismatch that is not there.
+  const begin = db.transaction();
+  const [accounts, { credits, debits }] = await (isPostgres(db)
+    ? begin.setIsolationLevel('repeatable read').setAccessMode('read only')
+    : begin
+  ).execute(async (trx) => [await allAccounts(trx), await entrySums(trx)] as const);
   const computed = new Map<string, { balance: number; held: number }>();
   const at = (id: string) => {
     const entry = computed.get(id) ?? { balance: 0, held: 0 };
