@@ -11,11 +11,11 @@ import { createUser } from './modules/users/users.service.ts';
 import { insertAccountIfMissing } from './modules/wallets/ledger.repository.ts';
 import { ensureWallets, postTransfer, walletAccountId } from './modules/wallets/ledger.service.ts';
 
-// Warm before ready (issue 20). A process that has just started answers its first few thousand
-// transfers at two to three times the CPU cost of a warm one (measured: docs/benchmarks.md
-// "Restarts"): V8 runs the request path interpreted until it has seen it often enough to compile it,
-// and on PostgreSQL each new pool connection first opens, then parses and plans every statement and
-// the transfer function anew. Under load that costs a queue the first seconds never catch up on. So
+// Warm before ready (issue 20). A process that has just started spends about twice the CPU on each of
+// its first 2,000 transfers as a warm one does (docs/benchmarks.md "Restarts"): V8 runs the request
+// path unoptimised until it has seen it often enough to optimise it (with its optimising compiler off,
+// the cost never falls), and on PostgreSQL each new pool connection first opens, then parses and plans
+// every statement and the transfer function anew. Under load the first seconds build a queue. So
 // before readiness answers 200 the process runs the hot path itself, writing nothing that stays:
 // - over HTTP to itself, transfer requests exactly as the app sends them (CSRF token, JSON body,
 //   Idempotency-Key) from a session that does not exist: parsing, hooks, validation and the 401,
@@ -36,11 +36,14 @@ export function warmUpMark(): WarmUpMark {
 
 type Deps = { app: FastifyInstance; db: Db; mark: WarmUpMark; isDraining: () => boolean };
 
-/** How often each path runs: enough for the optimising compiler to take the hot functions (measured). */
-const HTTP_REQUESTS = 2000;
-const TRANSFERS = 2000;
+/**
+ * How often each path runs. V8's optimising compiler took the transfer path after about 2,000
+ * transfers (the CPU per transfer then halved); 4,000 of each here take 1.5 to 2 s on 2 busy cores.
+ */
+const HTTP_REQUESTS = 4000;
+const TRANSFERS = 4000;
 /** Transfers per rolled-back transaction: SQLite's one connection is free for others in between. */
-const TRANSFERS_PER_TRANSACTION = 50;
+const TRANSFERS_PER_TRANSACTION = 25;
 const HTTP_CONCURRENCY = 8;
 
 export async function warmUpApp(deps: Deps): Promise<void> {
@@ -95,6 +98,8 @@ async function warmHttp({ app, mark, isDraining }: Deps): Promise<void> {
     const worker = async () => {
       while (sent < HTTP_REQUESTS && !isDraining()) {
         sent += 1;
+        // Now and then a successful answer's path too (serializing, hooks, a query of its own).
+        if (sent % 4 === 0) await call('GET', '/health', {});
         await call(
           'POST',
           '/transfer/touser',
