@@ -42,11 +42,11 @@ export async function startServerProcess(
   /** Node's own flags for the process (e.g. --cpu-prof, which NODE_OPTIONS does not take). */
   nodeFlags: string[] = [],
 ): Promise<ServerProcess> {
-  const port = await freePort();
+  // A PORT in `env` keeps the address across a restart (a browser's page stays on one origin).
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', 'src/server/main.ts'], {
     env: {
       ...process.env,
-      PORT: String(port),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       CLIENT_DIR: join(dataDir, 'no-client'),
@@ -59,6 +59,7 @@ export async function startServerProcess(
       SHUTDOWN_DELAY_MS: '0',
       WARM_UP: 'off',
       ...env,
+      PORT: String(port),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
