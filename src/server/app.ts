@@ -79,6 +79,7 @@ export type App = {
   /**
    * Runs the hot paths once (src/server/warm-up.ts, unless WARM_UP=off) and only then lets
    * /api/v1/health/ready answer 200. Called once the server listens: liveness answers meanwhile.
+   * Rejects when the warm-up failed; readiness answers 200 all the same.
    */
   warmUp: () => Promise<void>;
 };
@@ -115,9 +116,13 @@ export async function buildApp(config: Config): Promise<App> {
   app.addHook('preClose', async () => drain());
   let warm = false;
   const warmUp = async () => {
-    if (config.warmUp && !draining)
-      await warmUpApp({ app, db, mark: warmUpRequests, isDraining: () => draining });
-    warm = true;
+    try {
+      if (config.warmUp && !draining)
+        await warmUpApp({ app, db, mark: warmUpRequests, isDraining: () => draining });
+    } finally {
+      // Ready either way: a failed warm-up makes a slower first few seconds, not a server that never serves.
+      warm = true;
+    }
   };
   const metrics = createMetrics(db, app.log);
   metrics.observeRequests(app, (request) => warmUpRequests.is(request.headers));

@@ -13,4 +13,6 @@ console.log(
   `Serving the app and the API at ${config.publicUrl} (database: ${dialect === 'sqlite' ? config.dataDir : 'PostgreSQL'})`,
 );
 // Liveness answers from here; readiness once the warm-up is done.
-await built.warmUp();
+await built.warmUp().catch((error: unknown) => {
+  app.log.error({ err: error }, 'the warm-up failed: ready without it');
+});

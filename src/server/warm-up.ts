@@ -11,12 +11,13 @@ import { createUser } from './modules/users/users.service.ts';
 import { insertAccountIfMissing } from './modules/wallets/ledger.repository.ts';
 import { ensureWallets, postTransfer, walletAccountId } from './modules/wallets/ledger.service.ts';
 
-// Warm before ready (issue 20). A process that has just started spends about twice the CPU on each of
-// its first 2,000 transfers as a warm one does (docs/benchmarks.md "Restarts"): V8 runs the request
-// path unoptimised until it has seen it often enough to optimise it (with its optimising compiler off,
-// the cost never falls), and on PostgreSQL each new pool connection first opens, then parses and plans
-// every statement and the transfer function anew. Under load the first seconds build a queue. So
-// before readiness answers 200 the process runs the hot path itself, writing nothing that stays:
+// Warm before ready (issue 20). A process that has just started spends 1.5 to 2 times the CPU on each
+// of its first few thousand transfers as a warm one does (docs/benchmarks.md "Restarts"): V8 runs the
+// request path unoptimised until it has seen it often enough to optimise it (with its optimising
+// compiler off, the cost never falls), and on PostgreSQL each new pool connection first opens, then
+// parses and plans every statement and the transfer function anew. Under load the first seconds build
+// a queue. So before readiness answers 200 the process runs the hot path itself, writing nothing that
+// stays:
 // - over HTTP to itself, transfer requests exactly as the app sends them (CSRF token, JSON body,
 //   Idempotency-Key) from a session that does not exist: parsing, hooks, validation and the 401,
 //   without a member or a write;
@@ -37,8 +38,9 @@ export function warmUpMark(): WarmUpMark {
 type Deps = { app: FastifyInstance; db: Db; mark: WarmUpMark; isDraining: () => boolean };
 
 /**
- * How often each path runs. V8's optimising compiler took the transfer path after about 2,000
- * transfers (the CPU per transfer then halved); 4,000 of each here take 1.5 to 2 s on 2 busy cores.
+ * How often each path runs. V8 optimised the transfer path after about 2,000 transfers; 2,000 of each
+ * here left the first real transfers at about 1.6 times a warm process's CPU, 4,000 brings them close
+ * to it (docs/benchmarks.md "Restarts"). It takes 1 to 5 s on the 2-core test machine.
  */
 const HTTP_REQUESTS = 4000;
 const TRANSFERS = 4000;
