@@ -3,6 +3,7 @@ import { type ApiClient, fundedMember } from '../helpers/client.ts';
 import { postgresReachable } from '../helpers/postgres.ts';
 import { adminOn, type ServerProcess, sharedDatabase, sleep } from '../helpers/server-process.ts';
 import { formatStats, httpSender, type OpenLoopResult, openLoop } from './open-loop.ts';
+import { cpuMsOf } from './process-cpu.ts';
 
 // npm run bench:restart: what members feel in the first seconds after a server process starts. A
 // fresh process is started on a database that already holds funded, signed-in members; the bench
@@ -81,7 +82,15 @@ function transfers(url: string, members: Member[]) {
   });
 }
 
-function report(title: string, readyMs: number, result: OpenLoopResult, check: string) {
+/** The server's CPU per answered transfer over the load's first seconds and its last ones. */
+type CpuSample = { cpuMs: number; answered: number };
+const cpuPerTransfer = (samples: CpuSample[], from: number, to: number) => {
+  const [a, b] = [samples[from], samples[Math.min(to, samples.length - 1)]];
+  if (!a || !b || b.answered <= a.answered) return 'n/a';
+  return `${Math.round(((b.cpuMs - a.cpuMs) * 1000) / (b.answered - a.answered))} µs`;
+};
+
+function report(title: string, readyMs: number, result: OpenLoopResult, cpu: CpuSample[], check: string) {
   console.log(`\n  ${title}: ready ${(readyMs / 1000).toFixed(1)} s after the start`);
   result.windows.slice(0, FIRST_SECONDS).forEach((w, i) => {
     console.log(`    ${formatStats(`second ${i + 1}`, w)}`);
@@ -92,6 +101,9 @@ function report(title: string, readyMs: number, result: OpenLoopResult, check: s
   );
   console.log(
     `    ${formatStats('whole run', result.range(0, result.windows.length))}; the generator's own send lag p99 ${result.sendLagP99Ms.toFixed(1)} ms, max ${result.sendLagMaxMs.toFixed(1)} ms`,
+  );
+  console.log(
+    `    server CPU per answered transfer: first 2 s ${cpuPerTransfer(cpu, 0, 2)}, from second ${warmFrom + 1} ${cpuPerTransfer(cpu, warmFrom, cpu.length - 1)}`,
   );
   console.log(`    ${check}`);
 }
@@ -126,7 +138,19 @@ async function benchDialect(dialect: 'sqlite' | 'postgres') {
           const readyMs = Date.now() - started;
           const sender = transfers(server.url, members);
           if (PRECONNECT > 0) await sender.preconnect(PRECONNECT, '/api/v1/health');
-          const result = await openLoop({ rate, seconds: SECONDS, send: sender.send });
+          // Each second of wall time: the server's CPU so far and the transfers answered so far.
+          let answered = 0;
+          const cpu: CpuSample[] = [{ cpuMs: cpuMsOf(server.child.pid), answered }];
+          const sampler = setInterval(() => cpu.push({ cpuMs: cpuMsOf(server.child.pid), answered }), 1000);
+          const result = await openLoop({
+            rate,
+            seconds: SECONDS,
+            send: (index) =>
+              sender.send(index).finally(() => {
+                answered += 1;
+              }),
+          });
+          clearInterval(sampler);
           sender.close();
           const check = await checkBooks(server.url, result);
           await server.stop();
@@ -134,6 +158,7 @@ async function benchDialect(dialect: 'sqlite' | 'postgres') {
             `${rate}/s, warm-up ${warm === 'off' ? 'off' : 'on'}, round ${round + 1}`,
             readyMs,
             result,
+            cpu,
             check,
           );
         }
