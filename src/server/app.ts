@@ -1,7 +1,7 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifyMultipart from '@fastify/multipart';
 import fastifySwagger from '@fastify/swagger';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import helmet from 'helmet';
 import type { Config } from './config.ts';
 import { createDatabase, type Db, type Dialect } from './db/database.ts';
@@ -64,6 +64,7 @@ import { registerWalletsRoutes } from './modules/wallets/wallets.routes.ts';
 import { registerWeb3Routes } from './modules/web3/web3.routes.ts';
 import { createWeb3Context } from './modules/web3/web3.service.ts';
 import { registerWithdrawalsRoutes } from './modules/withdrawals/withdrawals.routes.ts';
+import { warmUpApp, warmUpMark } from './warm-up.ts';
 
 export type App = {
   app: FastifyInstance;
@@ -71,9 +72,16 @@ export type App = {
   dialect: Dialect;
   /**
    * Marks the process as shutting down: /api/v1/health/ready answers 503 from now on, so a load
-   * balancer sends it nothing new. Called on SIGTERM before close (close marks it too).
+   * balancer sends it nothing new, and every answer says `Connection: close`, so kept-alive connections
+   * move elsewhere. Called on SIGTERM before close (close marks it too).
    */
   drain: () => void;
+  /**
+   * Runs the hot paths once (src/server/warm-up.ts, unless WARM_UP=off) and only then lets
+   * /api/v1/health/ready answer 200. Called once the server listens: liveness answers meanwhile.
+   * Rejects when the warm-up failed; readiness answers 200 all the same.
+   */
+  warmUp: () => Promise<void>;
 };
 
 export async function buildApp(config: Config): Promise<App> {
@@ -86,7 +94,12 @@ export async function buildApp(config: Config): Promise<App> {
   const cookies = { secure };
 
   const hops = config.trustProxy;
+  const warmUpRequests = warmUpMark();
   const app = Fastify({
+    // The start's warm-up sends a few thousand requests of its own: neither log lines nor metrics.
+    logController: new LogController({
+      disableRequestLogging: (request) => warmUpRequests.is(request.headers),
+    }),
     logger: { level: config.logLevel, redact: ['req.headers.cookie', 'req.headers["x-xsrf-token"]'] },
     // Fastify 5.12 ignores a hop count (it cannot tell the proxy from a client that reaches the server
     // directly), so a count is applied here: docs/deployment.md asks for it only where the proxies are
@@ -101,8 +114,18 @@ export async function buildApp(config: Config): Promise<App> {
     draining = true;
   };
   app.addHook('preClose', async () => drain());
+  let warm = false;
+  const warmUp = async () => {
+    try {
+      if (config.warmUp && !draining)
+        await warmUpApp({ app, db, mark: warmUpRequests, isDraining: () => draining });
+    } finally {
+      // Ready either way: a failed warm-up makes a slower first few seconds, not a server that never serves.
+      warm = true;
+    }
+  };
   const metrics = createMetrics(db, app.log);
-  metrics.observeRequests(app);
+  metrics.observeRequests(app, (request) => warmUpRequests.is(request.headers));
   if (groupCommit) groupCommit.onCommit = metrics.onGroupCommit;
   configurePush(db, {
     keys: vapidKeys,
@@ -188,11 +211,12 @@ export async function buildApp(config: Config): Promise<App> {
   app.addHook('onSend', async (request, reply) => {
     // Member data must never sit in a shared cache or the browser's disk cache.
     if (request.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
+    if (draining) reply.header('connection', 'close');
   });
 
   await app.register(
     async (api) => {
-      registerHealthRoutes(api, { db, isDraining: () => draining });
+      registerHealthRoutes(api, { db, isDraining: () => draining, isWarm: () => warm });
       registerMetricsRoutes(api, { metrics, token: config.metricsToken });
       registerAuthRoutes(api, { db, csrf, cookies, box: totpBox });
       registerSessionsRoutes(api, { db });
@@ -235,7 +259,7 @@ export async function buildApp(config: Config): Promise<App> {
   );
   registerPayments(app, db, config);
   await registerClient(app, config.clientDir);
-  return { app, db, dialect, drain };
+  return { app, db, dialect, drain, warmUp };
 }
 
 /**

@@ -116,3 +116,23 @@ describe('METRICS_TOKEN', () => {
     expect(loadConfig({ METRICS_TOKEN: token }).metricsToken).toBe(token);
   });
 });
+
+describe('SHUTDOWN_DELAY_MS, SHUTDOWN_TIMEOUT_MS and WARM_UP (restarts)', () => {
+  it('pauses 5 s for the load balancer, then gives requests in flight 20 s, and warms up, by default', () => {
+    expect(loadConfig({}).shutdown).toEqual({ delayMs: 5000, timeoutMs: 20_000 });
+    expect(loadConfig({}).warmUp).toBe(true);
+  });
+
+  it('takes other values, 0 for no pause, and WARM_UP=off', () => {
+    const config = loadConfig({ SHUTDOWN_DELAY_MS: '0', SHUTDOWN_TIMEOUT_MS: '45000', WARM_UP: 'off' });
+    expect(config.shutdown).toEqual({ delayMs: 0, timeoutMs: 45_000 });
+    expect(config.warmUp).toBe(false);
+    expect(loadConfig({ WARM_UP: 'on' }).warmUp).toBe(true);
+  });
+
+  it('refuses what is not a whole number of ms, or a WARM_UP other than on or off, naming the variable', () => {
+    expect(() => loadConfig({ SHUTDOWN_DELAY_MS: '5s' })).toThrow(/SHUTDOWN_DELAY_MS must be/);
+    expect(() => loadConfig({ SHUTDOWN_TIMEOUT_MS: '-1' })).toThrow(/SHUTDOWN_TIMEOUT_MS must be/);
+    expect(() => loadConfig({ WARM_UP: 'false' })).toThrow(/WARM_UP must be on or off/);
+  });
+});

@@ -46,6 +46,23 @@ export type Config = {
   web3: Web3Config;
   /** METRICS_TOKEN: the bearer token of GET /api/v1/metrics; unset, that route is a 404. */
   metricsToken: string | undefined;
+  /** Restarts (docs/deployment.md "Restarts"). */
+  shutdown: ShutdownConfig;
+  /**
+   * WARM_UP: run the hot paths before readiness answers 200 (default); 'off' is for the restart
+   * benchmark's comparison and for tests that need no warm process.
+   */
+  warmUp: boolean;
+};
+
+export type ShutdownConfig = {
+  /**
+   * SHUTDOWN_DELAY_MS: after SIGTERM, how long the process keeps serving while readiness already says
+   * 503, so the load balancer's health check takes it out before it stops accepting.
+   */
+  delayMs: number;
+  /** SHUTDOWN_TIMEOUT_MS: how long requests in flight may take after that before the process exits anyway. */
+  timeoutMs: number;
 };
 
 export type Web3Config = {
@@ -149,7 +166,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     web3: web3ConfigOf(env),
     metricsToken: metricsTokenOf(env.METRICS_TOKEN),
+    shutdown: {
+      delayMs: wholeNumber('SHUTDOWN_DELAY_MS', env.SHUTDOWN_DELAY_MS, 5000),
+      timeoutMs: Math.max(1000, wholeNumber('SHUTDOWN_TIMEOUT_MS', env.SHUTDOWN_TIMEOUT_MS, 20_000)),
+    },
+    warmUp: onOff('WARM_UP', env.WARM_UP, true),
   };
+}
+
+function onOff(name: string, value: string | undefined, fallback: boolean): boolean {
+  const text = value?.trim() ?? '';
+  if (text === '') return fallback;
+  if (text === 'on') return true;
+  if (text === 'off') return false;
+  throw new Error(`${name} must be on or off, got ${value}`);
 }
 
 /** A guessable token would open the metrics (routes, volumes, process details) to anyone who tries. */

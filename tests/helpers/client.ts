@@ -189,3 +189,10 @@ export async function fundedMember(
   }
   return member;
 }
+
+/** The same browser (its session and CSRF cookies, kept in the database) talking to another server process. */
+export function sameBrowserOn(url: string, client: ApiClient): ApiClient {
+  const moved = new ApiClient(url);
+  for (const [name, value] of client.cookies) moved.cookies.set(name, value);
+  return moved;
+}

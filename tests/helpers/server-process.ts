@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDatabase, type Db } from '../../src/server/db/database.ts';
@@ -39,12 +39,14 @@ export const freePort = () =>
 export async function startServerProcess(
   env: Record<string, string>,
   dataDir: string,
+  /** Node's own flags for the process (e.g. --cpu-prof, which NODE_OPTIONS does not take). */
+  nodeFlags: string[] = [],
 ): Promise<ServerProcess> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  // A PORT in `env` keeps the address across a restart (a browser's page stays on one origin).
+  const port = env.PORT ? Number(env.PORT) : await freePort();
+  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', 'src/server/main.ts'], {
     env: {
       ...process.env,
-      PORT: String(port),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       CLIENT_DIR: join(dataDir, 'no-client'),
@@ -52,7 +54,12 @@ export async function startServerProcess(
       ADMIN_PASSWORD: PROCESS_ADMIN.password,
       LOG_LEVEL: 'warn',
       PAYMENT_SWEEP_MS: '0',
+      // A SIGTERM stops at once (no pause for a load balancer there is not), and no warm-up, which
+      // would only hold each start's pool connections and CPU: tests that are about them turn them on.
+      SHUTDOWN_DELAY_MS: '0',
+      WARM_UP: 'off',
       ...env,
+      PORT: String(port),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -145,10 +152,15 @@ export async function sharedDatabase(dialect: 'sqlite' | 'postgres', options: Sh
     if (dialect === 'postgres') await adminQuery(`drop schema ${schema} cascade`);
     rmSync(dir, { recursive: true, force: true });
   });
-  const start = async (name: string, extra: Record<string, string> = {}): Promise<ServerProcess> => {
+  const start = async (
+    name: string,
+    extra: Record<string, string> = {},
+    nodeFlags: string[] = [],
+  ): Promise<ServerProcess> => {
     const instance = await startServerProcess(
       { ...options.env, ...env, ...extra },
       dialect === 'postgres' ? join(dir, name) : join(dir, 'db'),
+      nodeFlags,
     );
     cleanups.push(instance.stop);
     return instance;
@@ -162,4 +174,38 @@ export async function sharedDatabase(dialect: 'sqlite' | 'postgres', options: Sh
     return db;
   };
   return { start, handle, schema };
+}
+
+/** The process's exit code once it has exited (call it before signalling the process). */
+export const exitCodeOf = (server: ServerProcess) =>
+  new Promise<number | null>((resolve) => {
+    if (server.child.exitCode !== null) resolve(server.child.exitCode);
+    else server.child.once('exit', (code) => resolve(code));
+  });
+
+/** Whether the instance accepts a new TCP connection (a fresh one, not a kept-alive one of a pool). */
+export const acceptsConnections = (url: string) =>
+  new Promise<boolean>((resolve) => {
+    const { hostname, port } = new URL(url);
+    const socket = connect(Number(port), hostname);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+
+/** Polls `read` until it returns something truthy (never a fixed sleep as the synchronisation). */
+export async function waitFor<T>(
+  what: string,
+  read: () => Promise<T>,
+  timeoutMs = 30_000,
+): Promise<NonNullable<T>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (value) return value as NonNullable<T>;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(20);
+  }
 }

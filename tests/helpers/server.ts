@@ -22,6 +22,8 @@ export const ADMIN = { email: 'root-admin@example.com', password: 'Root-Admin-Pa
 export async function startServer(
   env: Record<string, string> = {},
   dialect: 'sqlite' | 'postgres' = process.env.TEST_DIALECT === 'postgres' ? 'postgres' : 'sqlite',
+  /** ready: false leaves the start's warm-up (built.warmUp) to the test: readiness answers 503 until then. */
+  { ready = true }: { ready?: boolean } = {},
 ): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'platform-test-'));
   const schema = `t_${randomBytes(6).toString('hex')}`;
@@ -38,12 +40,14 @@ export async function startServer(
     SALARY_SCHEDULE: 'off',
     SALARY_RETRY_MS: '0',
     WEB3_POLL_MS: '0',
+    WARM_UP: 'off',
     ...(dialect === 'postgres' ? { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema } : {}),
     ...env,
   });
   const built = await buildApp(config);
   await createAdmin(built.db, { ...ADMIN, username: 'root_admin' });
   await built.app.listen({ port: 0, host: '127.0.0.1' });
+  if (ready) await built.warmUp();
   const { port } = built.app.server.address() as AddressInfo;
   return {
     ...built,

@@ -11,6 +11,8 @@ export type Db = Kysely<Database>;
 export type Dialect = 'sqlite' | 'postgres';
 
 const PG_INT8 = 20;
+/** Connections per server process; all are opened by the start's warm-up and kept (src/server/warm-up.ts). */
+export const POSTGRES_POOL_SIZE = 10;
 
 /** True on PostgreSQL, for the few places that send it one statement where SQLite runs several. */
 export const isPostgres = (db: Db) => db.getExecutor().adapter instanceof PostgresAdapter;
@@ -28,7 +30,9 @@ export function createDatabase(config: Pick<Config, 'databaseUrl' | 'databaseSch
   if (config.databaseUrl) {
     const pool = new pg.Pool({
       connectionString: config.databaseUrl,
-      max: 10,
+      max: POSTGRES_POOL_SIZE,
+      // Kept open when idle: a new connection parses and plans every statement again (the warm-up).
+      min: POSTGRES_POOL_SIZE,
       // Cents fit a JavaScript number exactly (2^53); counts and sums come back as int8 too.
       types: {
         getTypeParser: (oid: number, format?: string) =>

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Kysely, sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { GroupCommitSqliteDialect } from './group-commit.ts';
+import { GroupCommitSqliteDialect, Mutex } from './group-commit.ts';
 import SQLite from './sqlite.ts';
 
 // The group-commit driver on a real SQLite file in WAL mode with synchronous=FULL, checked from a
@@ -100,5 +100,35 @@ describe('group commit on SQLite', () => {
   it('commits on its own a write made with no batch open (autocommit)', async () => {
     await db.insertInto('rows').values({ id: 9, owner: 'ann' }).execute();
     expect(committed()).toEqual([9]);
+  });
+});
+
+describe('the connection mutex', () => {
+  it('hands the connection over in the order it was asked for, never to one arriving later', async () => {
+    const mutex = new Mutex();
+    const order: string[] = [];
+    const take = async (name: string) => {
+      await mutex.lock();
+      order.push(name);
+    };
+    await take('first');
+    const waiting = [take('a'), take('b'), take('c')];
+    mutex.unlock();
+    // Arrives just as the connection comes free, before the waiters have run: it still queues.
+    const late = take('late');
+    for (let i = 0; i < 4; i++) {
+      await Promise.resolve();
+      await Promise.resolve();
+      mutex.unlock();
+    }
+    await Promise.all([...waiting, late]);
+    expect(order).toEqual(['first', 'a', 'b', 'c', 'late']);
+  });
+
+  it('serves 3,000 transactions queued at once, each once, in the order they asked', async () => {
+    const ids = Array.from({ length: 3000 }, (_, i) => i + 1);
+    const answered = await Promise.all(ids.map((id) => insert(id)));
+    expect(answered).toEqual(ids);
+    expect(committed()).toEqual(ids);
   });
 });

@@ -2,7 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { PostgresAdapter, sql } from 'kysely';
 import pg from 'pg';
-import { LIVE_EVENTS_PATH, type LiveMessage } from '../../shared/live-events.ts';
+import {
+  LIVE_EVENTS_PATH,
+  LIVE_RECONNECT_MS,
+  LIVE_RECONNECT_TOPIC,
+  type LiveMessage,
+} from '../../shared/live-events.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import { resolveSession } from '../modules/auth/auth.service.ts';
@@ -85,7 +90,8 @@ export function registerLiveEvents(
 ): void {
   const { db, config, onClientCount } = deps;
   const subscribers = new Set<Subscriber>();
-  const streamClosers = new Map<Subscriber, () => void>();
+  /** Ends a stream; `reconnect`: with the message and retry time that send the browser elsewhere. */
+  const streamClosers = new Map<Subscriber, (reconnect?: boolean) => void>();
   let closed = false;
 
   const deliver = (event: LiveEvent) => {
@@ -160,10 +166,12 @@ export function registerLiveEvents(
     api.addHook('onReady', listen);
   }
 
+  // The server is shutting down (a restart, or a stop): every stream is told to reconnect, after a
+  // time of its own in LIVE_RECONNECT_MS, by then to another process (this one accepts no more).
   api.addHook('preClose', async () => {
     closed = true;
     clearTimeout(retryTimer);
-    for (const close of [...streamClosers.values()]) close();
+    for (const close of [...streamClosers.values()]) close(true);
     const client = listener;
     listener = undefined;
     await client?.end().catch(() => {});
@@ -209,11 +217,16 @@ export function registerLiveEvents(
             checking = false;
           });
       }, config.liveHeartbeatMs);
-      const close = () => {
+      const close = (reconnect = false) => {
         clearInterval(heartbeat);
         subscribers.delete(subscriber);
         streamClosers.delete(subscriber);
         onClientCount?.(subscribers.size);
+        if (reconnect && !raw.writableEnded) {
+          const { min, max } = LIVE_RECONNECT_MS;
+          const retryMs = min + Math.floor(Math.random() * (max - min));
+          raw.write(`retry: ${retryMs}\ndata: ${JSON.stringify({ topic: LIVE_RECONNECT_TOPIC })}\n\n`);
+        }
         if (!raw.writableEnded) raw.end();
         // The connection ends with its stream (it is not reused for other requests).
         socket.end();
@@ -221,7 +234,7 @@ export function registerLiveEvents(
       subscribers.add(subscriber);
       streamClosers.set(subscriber, close);
       onClientCount?.(subscribers.size);
-      raw.on('close', close);
+      raw.on('close', () => close());
       subscriber.send({ topic: 'ready' });
     },
   });

@@ -4,6 +4,7 @@ import { API_BASE } from '../../../shared/constants.ts';
 import {
   LIVE_EVENTS_PATH,
   LIVE_POLL_INTERVAL_MS,
+  LIVE_RECONNECT_TOPIC,
   LIVE_TOPICS,
   type LiveMessage,
 } from '../../../shared/live-events.ts';
@@ -11,7 +12,10 @@ import {
 // The app's one live channel (server-sent events). Every message names a topic; the queries whose key
 // starts with it are refetched, so a screen shows a new notification or ticket answer without a reload
 // (any feature's queries take part by their key alone). While the stream is down the live topics are
-// refetched every LIVE_POLL_INTERVAL_MS instead, and the stream is opened again.
+// refetched every LIVE_POLL_INTERVAL_MS instead, and the stream is opened again. A server that shuts
+// down (a restart) ends the stream with a "reconnect" message and a retry time: the browser reconnects
+// by itself after that time, through the load balancer to another server; nothing is shown to the
+// member, and what happened in between is fetched once the new stream opens.
 
 const RECONNECT_MIN_MS = 5_000;
 const RECONNECT_MAX_MS = 60_000;
@@ -25,6 +29,8 @@ export function useLiveChannel(enabled = true): void {
     let reconnectTimer: ReturnType<typeof setTimeout> | undefined;
     let reconnectMs = RECONNECT_MIN_MS;
     let wasDown = false;
+    /** The server said it is closing the stream for a restart: the error that follows is expected. */
+    let closingForRestart = false;
     let stopped = false;
 
     const refetch = (topic: string) => {
@@ -58,9 +64,20 @@ export function useLiveChannel(enabled = true): void {
         } catch {
           return;
         }
-        if (message.topic !== 'ready') refetch(message.topic);
+        if (message.topic === LIVE_RECONNECT_TOPIC) {
+          closingForRestart = true;
+          // Events published while no stream is open are missed: refetch once the new one opens.
+          wasDown = true;
+        } else if (message.topic !== 'ready') refetch(message.topic);
       };
       source.onerror = () => {
+        // The browser is already reconnecting (after the server's retry time): no polling meanwhile;
+        // if that attempt fails too, the next error starts it.
+        if (closingForRestart && source?.readyState === EventSource.CONNECTING) {
+          closingForRestart = false;
+          return;
+        }
+        closingForRestart = false;
         startPolling();
         // The browser retries by itself after a network error; after a refusal it gives up, so we do.
         if (source?.readyState === EventSource.CLOSED) {

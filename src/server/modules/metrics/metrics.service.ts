@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { Db } from '../../db/database.ts';
 import type { IncomeRunObserver } from '../income/income.service.ts';
@@ -24,8 +24,11 @@ const INCOME_STATUSES = ['running', 'completed', 'failed'] as const;
 
 export type Metrics = {
   registry: Registry;
-  /** Counts and times every answer of `app` (the root instance, before any route). */
-  observeRequests: (app: FastifyInstance) => void;
+  /**
+   * Counts and times every answer of `app` (the root instance, before any route), except those `ignore`
+   * picks out (the start's warm-up: src/server/warm-up.ts).
+   */
+  observeRequests: (app: FastifyInstance, ignore?: (request: FastifyRequest) => boolean) => void;
   onIncomeRunFinished: IncomeRunObserver;
   onGroupCommit: (batchSize: number) => void;
   onLiveClientCount: (count: number) => void;
@@ -159,13 +162,13 @@ export function createMetrics(db: Db, log: Log): Metrics {
 
   return {
     registry,
-    observeRequests: (app) => {
+    observeRequests: (app, ignore = () => false) => {
       // The hot path: one counter and one histogram per answer, nothing else. The route is Fastify's
       // pattern (/api/v1/transfer/byid/:id), never the URL, so ids do not become label values.
       app.addHook('onResponse', (request, reply, done) => {
         const route = request.routeOptions.url ?? UNMATCHED_ROUTE;
         // The scrape itself is left out: it would measure the scraper rather than the members.
-        if (route !== METRICS_PATH) {
+        if (route !== METRICS_PATH && !ignore(request)) {
           const method = request.method;
           requests.inc({ method, route, status: String(reply.statusCode) });
           durations.observe({ method, route }, reply.elapsedTime / 1000);
