@@ -11,7 +11,6 @@ import {
   type CpuSample,
   checkLedger,
   cleanUp,
-  cpuMsOf,
   cpuSpentMs,
   DURATION_S,
   failuresOf,
@@ -28,6 +27,7 @@ import {
   transferHeaders,
   WARMUP_S,
 } from './harness.ts';
+import { cpuMsOf } from './process-cpu.ts';
 
 // npm run bench:cluster: the real server (production build, its own processes) on PostgreSQL behind
 // a round-robin load balancer (balancer.ts, a process of its own), with 1 and then 2 server processes

@@ -1,12 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import type { ApiClient } from '../helpers/client.ts';
 import { adminQuery, TEST_DATABASE_URL } from '../helpers/postgres.ts';
 import { openReferenceWriter, prepareReferenceDatabase, type Target, writeLoop } from './ledger-write.ts';
+import { cpuMsOf } from './process-cpu.ts';
 
 // What the HTTP benches share (http.bench.ts, cluster.bench.ts): server processes started and
 // measured from /proc, fresh databases dropped at the end, autocannon loads, their rows and medians,
@@ -23,20 +24,6 @@ export const AMOUNT = '0.01';
 const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 
 const children = new Set<ChildProcess>();
-
-/**
- * CPU time (user + system) a process has used so far, in ms, from Linux's /proc (utime and stime in
- * clock ticks of 10 ms); NaN elsewhere. Per request, it shows a process's own cost whatever else the
- * machine is doing, which throughput on a busy machine does not.
- */
-export function cpuMsOf(pid: number | undefined): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return Number.NaN;
-  }
-}
 
 /** CPU ms used so far by each of a set of processes, by pid. */
 export type CpuSample = Map<number, number>;
