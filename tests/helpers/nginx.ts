@@ -2,7 +2,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { delimiter, dirname, join } from 'node:path';
-import { sleep } from './server-process.ts';
+import { sleep, stopChild } from './server-process.ts';
 
 // A real nginx (Debian's package) running a site file from deploy/nginx as shipped, for the tests
 // of the production set-up (docs/deployment.md). Only what must differ in a test is replaced.
@@ -104,17 +104,8 @@ http {
   });
   const read = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8') : '');
   const output = () => `${stderr}${read(errorLog)}`;
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve();
-      const force = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      child.once('exit', () => {
-        clearTimeout(force);
-        resolve();
-      });
-      // SIGTERM, nginx's fast stop: a graceful one (SIGQUIT) would wait for open event streams to end.
-      child.kill('SIGTERM');
-    });
+  // SIGTERM, nginx's fast stop: a graceful one (SIGQUIT) would wait for open event streams to end.
+  const stop = () => stopChild(child);
   const deadline = Date.now() + 20_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`nginx exited: ${output()}`);

@@ -22,6 +22,21 @@ export type ServerProcess = {
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * A graceful stop (SIGTERM), and SIGKILL if the process has not exited 10 s later: a cleanup must never
+ * wait on a process that is stuck.
+ */
+export const stopChild = (child: ChildProcess) =>
+  new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    const force = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.once('exit', () => {
+      clearTimeout(force);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+
 export const freePort = () =>
   new Promise<number>((resolve, reject) => {
     const probe = createServer();
@@ -71,18 +86,7 @@ export async function startServerProcess(
     output += String(d);
   });
   const url = `http://127.0.0.1:${port}`;
-  // A graceful stop (SIGTERM), and SIGKILL if the process has not exited 10 s later: a cleanup must
-  // never wait on a server that is stuck.
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve();
-      const force = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      child.once('exit', () => {
-        clearTimeout(force);
-        resolve();
-      });
-      child.kill('SIGTERM');
-    });
+  const stop = () => stopChild(child);
   const deadline = Date.now() + 45_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server process exited: ${output}`);
