@@ -39,7 +39,7 @@ describe('money simulator', () => {
           expect(result.answers[answer] ?? 0, answer).toBeGreaterThan(0);
         expect(result.faults.injected).toBeGreaterThan(0);
         expect(result.faults.lostAnswers).toBeGreaterThan(0);
-        expect(result.credited).toBeGreaterThan(0);
+        expect(result.summary.credited).toBeGreaterThan(0);
       },
       RUN_MS,
     );
