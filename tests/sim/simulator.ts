@@ -194,7 +194,7 @@ async function check(world: World, model: Model): Promise<string | undefined> {
     model.fresh = [];
   }
   for (const domain of DOMAINS) {
-    const broken = await domain.check?.(ctxOf(world, model, domain));
+    const broken = await domain.check?.(ctxOf(world, model, domain), true);
     if (broken) return broken;
   }
   return undefined;

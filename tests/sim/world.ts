@@ -155,8 +155,12 @@ export type Domain<O extends { kind: string }, S> = {
   resultId?(answer: Answer): string | undefined;
   /** The domain's own counts for the run's summary (e.g. payments credited). */
   summary?(state: S): Record<string, number>;
-  /** The domain's own invariants over the database, after every step. */
-  check?(c: Ctx<S>): Promise<string | undefined>;
+  /**
+   * The domain's own invariants over the database, after every step. `full`: check everything (the
+   * runner asks for it at some steps and at the end); otherwise it may check only what the step could
+   * have changed, so that a long run does not slow down as its tables grow.
+   */
+  check?(c: Ctx<S>, full: boolean): Promise<string | undefined>;
 };
 
 /** A number of cents in a shape the route may or may not accept. */
