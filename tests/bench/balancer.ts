@@ -53,8 +53,8 @@ let next = 0;
 
 /**
  * The next server in rotation after the last one picked, other than `not`. With none in rotation, the
- * next of all the others (nginx tries every server when all are marked failed; Envoy calls it panic
- * mode): a check that times out because every server is busy must not turn a slow service into none.
+ * next of all the others (Envoy's panic mode; nginx and HAProxy refuse instead): a check that times out
+ * because every server is busy must not turn a slow service into none.
  */
 const pick = (not?: Target) => {
   const others = targets.filter((t) => t !== not);
