@@ -15,6 +15,7 @@ import {
   DURATION_S,
   failuresOf,
   freshDatabase,
+  loadAverage,
   loadEach,
   median,
   ms,
@@ -22,9 +23,11 @@ import {
   print,
   ROUNDS,
   type Sender,
+  startBalancer,
   startProcess,
   transferBody,
   transferHeaders,
+  untilRotation,
   WARMUP_S,
 } from './harness.ts';
 import { cpuMsOf } from './process-cpu.ts';
@@ -47,15 +50,6 @@ import { cpuMsOf } from './process-cpu.ts';
 const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 100);
 const FUNDS = '10000.00';
 const FUNDS_CENTS = 1_000_000;
-
-/** Load average over the last minute (Linux), to say how busy the machine was. */
-const loadAverage = () => {
-  try {
-    return readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-  } catch {
-    return 'unknown';
-  }
-};
 
 /** The machine's busy CPU time so far, ms, all cores (Linux /proc/stat; NaN elsewhere). */
 const machineBusyMs = () => {
@@ -129,12 +123,6 @@ async function main() {
         // The balancer appends the client's address to X-Forwarded-For, as nginx would.
         TRUST_PROXY: '127.0.0.1',
       },
-      `http://127.0.0.1:${port}/api/v1/health`,
-    );
-  const startBalancer = (port: number, servers: number[]) =>
-    startProcess(
-      'tests/bench/balancer.ts',
-      { PORT: String(port), BALANCER_TARGETS: servers.map((p) => `127.0.0.1:${p}`).join(',') },
       `http://127.0.0.1:${port}/api/v1/health`,
     );
 
@@ -261,6 +249,8 @@ async function main() {
       if (setup === setups[2]) {
         second = await startServer(secondPort);
         balancer2 ??= await startBalancer(balancer2Port, [firstPort, secondPort]);
+        // The balancer sends to a server once its readiness answers 200 (after its warm-up).
+        await untilRotation(balancer2Port, secondPort, true);
         for (const w of workloads) await run(setup, w, WARMUP_S);
       }
       for (const w of workloads) {

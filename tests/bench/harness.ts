@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -9,7 +9,7 @@ import { adminQuery, TEST_DATABASE_URL } from '../helpers/postgres.ts';
 import { openReferenceWriter, prepareReferenceDatabase, type Target, writeLoop } from './ledger-write.ts';
 import { cpuMsOf } from './process-cpu.ts';
 
-// What the HTTP benches share (http.bench.ts, cluster.bench.ts): server processes started and
+// What the HTTP benches share (http.bench.ts, cluster.bench.ts, rolling.bench.ts): server processes started and
 // measured from /proc, fresh databases dropped at the end, autocannon loads, their rows and medians,
 // the storage reference, and the ledger check every transfer run ends with.
 
@@ -24,6 +24,15 @@ export const AMOUNT = '0.01';
 const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 
 const children = new Set<ChildProcess>();
+
+/** Load averages over 1, 5 and 15 minutes (Linux), to say how busy the machine was. */
+export const loadAverage = () => {
+  try {
+    return readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+  } catch {
+    return 'unknown';
+  }
+};
 
 /** CPU ms used so far by each of a set of processes, by pid. */
 export type CpuSample = Map<number, number>;
@@ -71,6 +80,43 @@ export async function startProcess(script: string, env: Record<string, string>, 
   }
   await stop();
   throw new Error(`${script} did not start`);
+}
+
+/**
+ * The bench's load balancer (balancer.ts) on `port` in front of the servers on `serverPorts`, once it
+ * answers; `env` sets its BALANCER_* options.
+ */
+export const startBalancer = (port: number, serverPorts: number[], env: Record<string, string> = {}) =>
+  startProcess(
+    'tests/bench/balancer.ts',
+    { PORT: String(port), BALANCER_TARGETS: serverPorts.map((p) => `127.0.0.1:${p}`).join(','), ...env },
+    `http://127.0.0.1:${port}/api/v1/health`,
+  );
+
+export type BalancerState = {
+  targets: { host: string; port: number; inRotation: boolean }[];
+  /** Requests sent again to another server after a connection failure, and those answered 502. */
+  retried: number;
+  failed: number;
+  /** Requests sent while no server was in rotation (to any server). */
+  panicked: number;
+};
+
+export const balancerState = async (port: number): Promise<BalancerState> =>
+  (await fetch(`http://127.0.0.1:${port}/.balancer`)).json() as Promise<BalancerState>;
+
+/** Whether the balancer on `port` sends to the server on `serverPort` now. */
+export const inRotation = async (port: number, serverPort: number) =>
+  (await balancerState(port)).targets.some((t) => t.port === serverPort && t.inRotation);
+
+/** Waits (polling every 20 ms, up to 2 minutes) until the balancer's rotation does or does not hold a server. */
+export async function untilRotation(port: number, serverPort: number, wanted: boolean): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  while ((await inRotation(port, serverPort)) !== wanted) {
+    if (Date.now() > deadline)
+      throw new Error(`the server on ${serverPort} did not ${wanted ? 'join' : 'leave'} the rotation`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 /** Drops of the databases still in use, run at the end whatever happens. */

@@ -1,9 +1,10 @@
-import { randomUUID } from 'node:crypto';
-import { type ApiClient, fundedMember } from '../helpers/client.ts';
+import { fundedMember } from '../helpers/client.ts';
 import { postgresReachable } from '../helpers/postgres.ts';
 import { adminOn, type ServerProcess, sharedDatabase, sleep } from '../helpers/server-process.ts';
-import { formatStats, httpSender, type OpenLoopResult, openLoop } from './open-loop.ts';
+import { AMOUNT } from './harness.ts';
+import { formatStats, type OpenLoopResult, openLoop } from './open-loop.ts';
 import { cpuMsOf } from './process-cpu.ts';
+import { bookKeeper, type Member, transferSender } from './transfer-load.ts';
 
 // npm run bench:restart: what members feel in the first seconds after a server process starts. A
 // fresh process is started on a database that already holds funded, signed-in members; the bench
@@ -34,9 +35,6 @@ const READY_POLL_MS = Number(process.env.BENCH_READY_POLL_MS ?? 100);
 /** Node flags for the measured processes, e.g. '--cpu-prof --cpu-prof-dir=prof' to profile them. */
 const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 const SENDERS = 10;
-const AMOUNT = '0.01';
-
-type Member = Awaited<ReturnType<typeof fundedMember>>;
 
 async function waitUntilReady(server: ServerProcess): Promise<void> {
   for (;;) {
@@ -48,38 +46,6 @@ async function waitUntilReady(server: ServerProcess): Promise<void> {
     if (ready) return;
     await sleep(READY_POLL_MS);
   }
-}
-
-/** Transfers of 0.01, sender n to sender n+1, each with a new Idempotency-Key, as the app sends them. */
-function transfers(url: string, members: Member[]) {
-  const parts = members.map((m, i) => {
-    const { client } = m as { client: ApiClient };
-    return {
-      cookie: client.cookieHeader(),
-      csrf: client.csrfToken ?? '',
-      body: JSON.stringify({
-        userto_id: members[(i + 1) % members.length]?.auth.id,
-        amount: AMOUNT,
-        from: 'business',
-        to: 'business',
-      }),
-    };
-  });
-  return httpSender({
-    url: `${url}/api/v1/transfer/touser`,
-    request: (index) => {
-      const part = parts[index % parts.length] as (typeof parts)[number];
-      return {
-        headers: {
-          'content-type': 'application/json',
-          cookie: part.cookie,
-          'x-xsrf-token': part.csrf,
-          'idempotency-key': `restart-bench-${randomUUID()}`,
-        },
-        body: part.body,
-      };
-    },
-  });
 }
 
 /** The server's CPU per answered transfer over the load's first seconds and its last ones. */
@@ -110,6 +76,7 @@ function report(title: string, readyMs: number, result: OpenLoopResult, cpu: Cpu
 
 async function benchDialect(dialect: 'sqlite' | 'postgres') {
   const cleanups: (() => Promise<void>)[] = [];
+  const checkBooks = bookKeeper();
   try {
     const database = await sharedDatabase(dialect, {
       dirPrefix: 'restart-bench',
@@ -136,7 +103,7 @@ async function benchDialect(dialect: 'sqlite' | 'postgres') {
           const server = await database.start(`run-${rate}-${round}-${warm}`, { WARM_UP: warm }, NODE_FLAGS);
           await waitUntilReady(server);
           const readyMs = Date.now() - started;
-          const sender = transfers(server.url, members);
+          const sender = transferSender(server.url, members);
           if (PRECONNECT > 0) await sender.preconnect(PRECONNECT, '/api/v1/health');
           // Each second of wall time: the server's CPU so far and the transfers answered so far.
           let answered = 0;
@@ -169,21 +136,7 @@ async function benchDialect(dialect: 'sqlite' | 'postgres') {
   }
 }
 
-let answeredSoFar = 0;
-/** Every 201 so far is a transfer in the ledger (the members' only transfers), and the books reconcile. */
-async function checkBooks(url: string, result: OpenLoopResult): Promise<string> {
-  answeredSoFar += result.statuses['201'] ?? 0;
-  const admin = await adminOn(url);
-  const listed = await admin.get('/transfer/list?limit=1');
-  const books = await admin.get('/ledger/reconciliation');
-  const total = Number(listed.body?.total);
-  const consistent = total === answeredSoFar && books.body?.balanced === true;
-  const failures = Object.entries(result.statuses).filter(([s]) => s !== '201');
-  return `${consistent ? 'checked' : 'MISMATCH'}: ${answeredSoFar} answered 201 so far, ${total} transfers in the ledger, reconciliation ${books.body?.balanced ? 'balanced' : JSON.stringify(books.body)}${failures.length || result.errors ? `; other answers ${JSON.stringify(Object.fromEntries(failures))}, ${result.errors} errors` : ''}`;
-}
-
 for (const dialect of DIALECTS) {
-  answeredSoFar = 0;
   if (dialect === 'postgres' && !(await postgresReachable())) {
     console.log('\nPostgreSQL does not answer: its runs are left out.');
     continue;
