@@ -62,6 +62,11 @@ const OPEN_SHARES = (process.env.BENCH_OPEN_LOOP_SHARES ?? '50,70,90').split(','
 /** Each open-loop run: seconds measured, after whole seconds of warm phase at the same rate. */
 const OPEN_SECONDS = Number(process.env.BENCH_OPEN_LOOP_SECONDS ?? 20);
 const OPEN_WARMUP_S = Math.round(Number(process.env.BENCH_OPEN_LOOP_WARMUP_SECONDS ?? 3));
+/**
+ * BENCH_OPEN_LOOP_BASE: 'own' (the default) runs each at shares of its own closed-loop maximum;
+ * 'endpoint' runs the bare route at the endpoint's rates too, to compare the two at the same load.
+ */
+const OPEN_BASE = process.env.BENCH_OPEN_LOOP_BASE ?? 'own';
 /** The share of the maximum the latency aim is set at. */
 const AIM_SHARE = 70;
 
@@ -204,7 +209,7 @@ function printOpenRun(run: OpenRun) {
   const whole = run.result.range(0, run.result.windows.length);
   const failed = whole.non2xx + whole.errors;
   console.log(
-    `  ${run.name} at ${run.share}% of ${Math.round(run.max)}/s: ${run.rate} due per second (load average ${run.load})`,
+    `  ${run.name} at ${run.share}% of ${Math.round(run.max)}/s${run.name === 'bare route' && OPEN_BASE === 'endpoint' ? " (the endpoint's maximum)" : ''}: ${run.rate} due per second (load average ${run.load})`,
   );
   console.log(
     `    ${formatStats(`seconds ${OPEN_WARMUP_S + 1}-${run.result.windows.length}`, { ...run.warm, non2xx: 0, errors: 0 })}  cpu ${Math.round(run.cpuUs)} µs  generator lag p99 ${ms(run.result.sendLagP99Ms)}, max ${ms(run.result.sendLagMaxMs)}  ${failed ? `FAILED: ${whole.non2xx} non-2xx, ${whole.errors} errors` : 'non-2xx 0'}`,
@@ -257,7 +262,8 @@ async function benchTransfers(dialect: Target['dialect'], withStaticCalls = fals
         ],
       };
       // Open loop at shares of each one's own maximum, the endpoint and the bare route in turns.
-      const [realMax, bareMax] = [rows.real[0]?.rate ?? 0, rows.bare[0]?.rate ?? 0];
+      const realMax = rows.real[0]?.rate ?? 0;
+      const bareMax = OPEN_BASE === 'endpoint' ? realMax : (rows.bare[0]?.rate ?? 0);
       if (OPEN_LOOP !== 'off')
         for (const share of OPEN_SHARES) {
           open.push(await openRun('transfer/touser', real.many, share, realMax, server.cpuMs));
