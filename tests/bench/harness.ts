@@ -7,6 +7,7 @@ import autocannon from 'autocannon';
 import type { ApiClient } from '../helpers/client.ts';
 import { adminQuery, TEST_DATABASE_URL } from '../helpers/postgres.ts';
 import { openReferenceWriter, prepareReferenceDatabase, type Target, writeLoop } from './ledger-write.ts';
+import type { OpenLoopResult } from './open-loop.ts';
 import { cpuMsOf } from './process-cpu.ts';
 
 // What the HTTP benches share (http.bench.ts, cluster.bench.ts, rolling.bench.ts): server processes started and
@@ -306,17 +307,32 @@ export async function benchStorage(dialect: Target['dialect']) {
 }
 
 /**
- * After `loads` of transfers (every one since the database was made): every transfer answered 201 is
- * in the ledger, nothing beyond what was asked is, and the ledger reconciles (it sums to zero and every
- * balance equals its entries); throws otherwise, so a bench that lost or made money fails loudly. A
- * load stops with requests in flight that nobody reads the answer of (sent but not answered): the
- * server completes them, so the ledger may hold up to that many more. The check waits until the
- * ledger stops growing: the reconciliation reads accounts and entries in separate statements, which a
- * transfer committing in between would set apart.
+ * A load of transfers, closed (autocannon) or open (openLoop): the transfers answered 201, and the
+ * requests whose answer nobody read, which the server may still have made. A closed load stops with
+ * requests in flight; an open one waits for every answer, so only its network errors and time-outs are
+ * unknown.
  */
-export async function checkLedger(admin: ApiClient, loads: autocannon.Result[]): Promise<string> {
-  const answered = loads.reduce((sum, r) => sum + (r.statusCodeStats?.['201']?.count ?? 0), 0);
-  const unanswered = loads.reduce((sum, r) => sum + r.requests.sent - r.requests.total, 0);
+function transfersOf(load: autocannon.Result | OpenLoopResult) {
+  if ('windows' in load) return { answered: load.statuses['201'] ?? 0, unanswered: load.errors };
+  return {
+    answered: load.statusCodeStats?.['201']?.count ?? 0,
+    unanswered: load.requests.sent - load.requests.total,
+  };
+}
+
+/**
+ * After `loads` of transfers (every one since the database was made): every transfer answered 201 is
+ * in the ledger, nothing beyond what was asked is (the ledger may hold up to the unanswered ones
+ * more), and the ledger reconciles (it sums to zero and every balance equals its entries); throws
+ * otherwise, so a bench that lost or made money fails loudly. The check waits until the ledger stops
+ * growing, so the unanswered requests the server was still completing are in it.
+ */
+export async function checkLedger(
+  admin: ApiClient,
+  loads: (autocannon.Result | OpenLoopResult)[],
+): Promise<string> {
+  const answered = loads.reduce((sum, load) => sum + transfersOf(load).answered, 0);
+  const unanswered = loads.reduce((sum, load) => sum + transfersOf(load).unanswered, 0);
   const transfers = async () => {
     const listed = await admin.get('/transfer/list?limit=1');
     if (listed.status !== 200) throw new Error(`the transfer list answered ${listed.status}: ${listed.text}`);

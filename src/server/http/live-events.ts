@@ -61,11 +61,12 @@ export async function publishLive(trx: Db, event: LiveEvent): Promise<void> {
       await sql`select pg_notify(${bus.channel}, ${JSON.stringify(part)})`.execute(trx);
     return;
   }
+  // sql templates here and in afterCommit: every transfer to another member runs both (see
+  // notifications.repository.ts).
   const markId = randomUUID();
-  await trx
-    .insertInto('live_event_marks')
-    .values({ id: markId, created_at: new Date().toISOString() })
-    .execute();
+  await sql`insert into live_event_marks (id, created_at) values (${markId}, ${new Date().toISOString()})`.execute(
+    trx,
+  );
   bus.afterCommit(markId, event);
 }
 
@@ -113,11 +114,10 @@ export function registerLiveEvents(
     dialect,
     channel,
     afterCommit: (markId, event) => {
-      db.deleteFrom('live_event_marks')
-        .where('id', '=', markId)
-        .executeTakeFirst()
+      sql`delete from live_event_marks where id = ${markId}`
+        .execute(db)
         .then((result) => {
-          if (Number(result.numDeletedRows) > 0) deliver(event);
+          if (Number(result.numAffectedRows) > 0) deliver(event);
         })
         .catch((error) => api.log.warn({ err: error }, 'live event not announced'));
     },
