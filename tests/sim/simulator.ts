@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import FakeTimers from '@sinonjs/fake-timers';
 import { reconcile } from '../../src/server/modules/wallets/ledger.service.ts';
 import { type AnyDomain, DOMAINS, domainOf, type Op } from './domains/index.ts';
-import type { FaultPlan } from './fault-plugin.ts';
+import { type FaultPlan, InjectedFault } from './fault-plugin.ts';
 import { rng } from './prng.ts';
 import {
   type Answer,
@@ -34,7 +34,15 @@ export type SimResult = {
   statements: number;
   /** Answers by operation kind and status, for coverage. */
   answers: Record<string, number>;
-  faults: { injected: number; lostAnswers: number; retries: number };
+  faults: {
+    injected: number;
+    lostAnswers: number;
+    retries: number;
+    /** Processes dropped and databases reopened. */
+    reopened: number;
+    /** Calls in flight on a process when it was dropped (each client saw its connection fail). */
+    inFlightAtDrop: number;
+  };
   trace: string[];
   /** Each domain's own counts (e.g. payments credited), for coverage. */
   summary: Record<string, number>;
@@ -42,7 +50,8 @@ export type SimResult = {
   failure?: Failure;
 };
 
-const NO_FAULT: FaultPlan = { label: 'retry', failBefore: 0, seen: 0, fired: false };
+/** A client's retry: no fault of its own (a plan per call: a plan also carries the call's state). */
+const retryPlan = (): FaultPlan => ({ label: 'retry', failBefore: 0, seen: 0, fired: false });
 const TOTAL_WEIGHT = DOMAINS.reduce((sum, d) => sum + d.weight, 0);
 
 /** The domain a roll in [0, TOTAL_WEIGHT) falls in, by the domains' weights. */
@@ -72,7 +81,7 @@ export function generate(
       delay: r.int(0, 3),
       advanceMs: r.chance(0.05) ? r.int(1, 2) * DAY_MS : r.int(1, 120_000),
       fault: r.chance(0.06)
-        ? { failBefore: r.int(1, 12) }
+        ? { failBefore: r.int(1, 12), ...(r.chance(0.1) ? { reopen: true } : {}) }
         : r.chance(0.04)
           ? ({ lostAnswer: true } as const)
           : undefined,
@@ -104,8 +113,37 @@ type Learner = { rank: number; index: number; learn: () => string | undefined };
 const resultId = (domain: AnyDomain, answer: Answer): string | undefined =>
   domain.resultId?.(answer) ?? (answer.body as { transfer?: { id: string } } | undefined)?.transfer?.id;
 
+type Sent = Answer & {
+  /** The process this call went to was dropped before it answered: the client never saw the answer. */
+  dropped?: boolean;
+};
+
+/** One call as a client makes it, on the process that is current when it is sent. */
+async function sendOnce(
+  world: World,
+  c: Ctx<unknown>,
+  domain: AnyDomain,
+  op: Op,
+  plan: FaultPlan,
+): Promise<Sent> {
+  const process = world.plugin;
+  let answer: Answer;
+  try {
+    answer = await domain.send(c, op, plan);
+  } catch (error) {
+    // Outside the route's work (signing in) on a dropped process.
+    if (!(error instanceof InjectedFault)) throw error;
+    answer = { status: 0, crashed: true };
+  }
+  if (!process.dropped) return answer;
+  // Whatever the service came to (an error of the closing database included), it never left the process.
+  return { ...answer, dropped: true, ...(answer.status === 500 ? { status: 0, crashed: true } : {}) };
+}
+
+const succeeded = (answer: Answer) => !answer.crashed && answer.status >= 200 && answer.status < 300;
+
 /**
- * One operation with its fault and the client's retry; returns a broken rule, if any. What the answer
+ * One operation with its fault and the client's retries; returns a broken rule, if any. What the answer
  * teaches the model waits for the step's end: an operation in flight may already see another's
  * committed work (a callback for an invoice whose creation has not answered yet).
  */
@@ -120,42 +158,53 @@ async function runOp(
   const domain = domainOf(op);
   const c = ctxOf(world, model, domain);
   const ownerKey = op.key ? `${domain.owner(world, op)}|${op.key}` : undefined;
-  const plan = {
+  const plan: FaultPlan = {
     label: `op ${index}`,
     failBefore: op.fault && 'failBefore' in op.fault ? op.fault.failBefore : 0,
+    reopen: op.fault !== undefined && 'reopen' in op.fault && op.fault.reopen === true,
     seen: 0,
     fired: false,
   };
   domain.prepare?.(c, op);
-  let answer: Answer = await domain.send(c, op, plan);
+  const first = await sendOnce(world, c, domain, op, plan);
   if (plan.fired) result.faults.injected += 1;
+  if (first.dropped) result.faults.inFlightAtDrop += 1;
+  // The work committed, but the answer never reached the client.
   const lost = op.fault !== undefined && 'lostAnswer' in op.fault && op.key !== undefined;
-  if (lost) {
-    // The work committed, but the answer never reached the client.
-    result.faults.lostAnswers += 1;
-    const first = answer;
-    answer = await domain.send(c, op, NO_FAULT);
+  if (lost) result.faults.lostAnswers += 1;
+  let answer: Sent = first;
+  /** A success the client never saw: its retries must be answered with the same result. */
+  let unseen = lost || first.dropped ? (succeeded(first) ? first : undefined) : undefined;
+  // A client with a key sends the same request again until it gets an answer (a few times at most);
+  // one without a key cannot know whether it is safe to, and does not.
+  for (let attempt = 0; op.key !== undefined && attempt < 5; attempt++) {
+    if (!(answer.crashed || answer.dropped || (lost && attempt === 0))) break;
+    await world.reopening;
+    answer = await sendOnce(world, c, domain, op, retryPlan());
     result.faults.retries += 1;
-    if (first.status >= 200 && first.status < 300) {
-      if (!answer.replayed || answer.status !== first.status)
-        return `a retry after a lost ${first.status} answered ${answer.status}${answer.replayed ? ' (replayed)' : ''}`;
-      const a = resultId(domain, first);
-      const b = resultId(domain, answer);
-      if (a !== b) return `a retry after a lost answer named another result (${a}, ${b})`;
+    if (answer.dropped) {
+      result.faults.inFlightAtDrop += 1;
+      unseen ??= succeeded(answer) ? answer : undefined;
     }
-  } else if (answer.crashed && op.key !== undefined) {
-    // The client saw the connection fail and sends the same request again under the same key.
-    answer = await domain.send(c, op, NO_FAULT);
-    result.faults.retries += 1;
   }
-  const label = `${op.kind} ${answer.crashed ? 'crashed' : answer.status}${answer.replayed ? ' replayed' : ''}`;
+  if (unseen && !answer.crashed && !answer.dropped) {
+    if (!answer.replayed || answer.status !== unseen.status)
+      return `a retry after a lost ${unseen.status} answered ${answer.status}${answer.replayed ? ' (replayed)' : ''}`;
+    const a = resultId(domain, unseen);
+    const b = resultId(domain, answer);
+    if (a !== b) return `a retry after a lost answer named another result (${a}, ${b})`;
+  }
+  const label = `${op.kind} ${answer.crashed ? 'crashed' : answer.status}${answer.replayed ? ' replayed' : ''}${answer.dropped ? ' unseen' : ''}`;
   result.answers[label] = (result.answers[label] ?? 0) + 1;
   result.trace.push(`${index} ${label}`);
   if (answer.status === 500) return `${op.kind} answered 500: ${String(answer.body)}`;
+  // An answer the client never saw still tells the simulator what the service did (a call without a key
+  // that committed before its process was dropped moved money all the same).
+  const learned = answer;
   learners.push({
     rank: domain.learnRank?.(op) ?? 1,
     index,
-    learn: () => domain.learn(c, op, answer, ownerKey),
+    learn: () => domain.learn(c, op, learned, ownerKey),
   });
   return undefined;
 }
@@ -239,7 +288,7 @@ export async function runOps(options: SimOptions, ops: Op[]): Promise<SimResult>
     checks: 0,
     statements: 0,
     answers: {},
-    faults: { injected: 0, lostAnswers: 0, retries: 0 },
+    faults: { injected: 0, lostAnswers: 0, retries: 0, reopened: 0, inFlightAtDrop: 0 },
     trace: [],
     summary: {},
     digest: '',
@@ -275,6 +324,8 @@ export async function runOps(options: SimOptions, ops: Op[]): Promise<SimResult>
       );
       // By each domain's rank (an invoice before the callbacks that may have found it), then in the
       // order sent (the model's rules do not depend on the order within a step otherwise).
+      // A process dropped in the step is open again before anything is checked.
+      await w.reopening;
       learners.sort((a, b) => a.rank - b.rank || a.index - b.index);
       const found =
         broken.find((b) => b !== undefined) ?? learners.map((l) => l.learn()).find((b) => b !== undefined);
@@ -286,6 +337,7 @@ export async function runOps(options: SimOptions, ops: Op[]): Promise<SimResult>
       }
     }
     result.statements = w.plugin.statements;
+    result.faults.reopened = w.reopened;
     for (const domain of DOMAINS)
       Object.assign(result.summary, domain.summary?.(model.states.get(domain.name)) ?? {});
     result.digest = await digestOf(w, result.trace);
