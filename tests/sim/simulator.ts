@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import FakeTimers from '@sinonjs/fake-timers';
+import { sql } from 'kysely';
 import { reconcile } from '../../src/server/modules/wallets/ledger.service.ts';
 import { type AnyDomain, DOMAINS, domainOf, type Op } from './domains/index.ts';
 import { type FaultPlan, InjectedFault } from './fault-plugin.ts';
@@ -30,7 +31,10 @@ export type SimResult = {
   seed: number;
   ops: number;
   steps: number;
+  /** Steps checked (every step: what it could have changed). */
   checks: number;
+  /** Of those, the checks of everything (the production reconciliation, every account, every row). */
+  fullChecks: number;
   statements: number;
   /** Answers by operation kind and status, for coverage. */
   answers: Record<string, number>;
@@ -209,23 +213,172 @@ async function runOp(
   return undefined;
 }
 
-/** The invariants, over the whole database, after a step. */
-async function check(world: World, model: Model): Promise<string | undefined> {
-  const books = await reconcile(world.db);
-  if (!books.balanced)
-    return `the books do not balance: sum ${books.ledger_sum}, ${JSON.stringify(books.mismatches.slice(0, 3))}`;
-  const accounts = await world.db
+/** Every this many steps (and at the last), everything is checked, not only what the step changed. */
+export const FULL_CHECK_EVERY = 250;
+
+type Entry = { balance: number; held: number };
+type LedgerRow = {
+  mark: number | string;
+  id: string;
+  debit_account_id: string;
+  credit_account_id: string;
+  amount_cents: number | string;
+  phase: string;
+};
+
+/**
+ * What the checker has read of the books so far: each account's balance and held amount recomputed from
+ * the ledger rows read (rows are immutable, so the rows written since the last step are all it needs
+ * to read), the cached balances last read and their sum, and where the rows read end: SQLite's rowid;
+ * on PostgreSQL, the id of the transaction that wrote the row (no operation is in flight between two
+ * steps, so every row written since was written by a later transaction).
+ */
+class Books {
+  entries = new Map<string, Entry>();
+  cached = new Map<string, number>();
+  sum = 0;
+  rows = 0;
+  mark = 0;
+
+  entry(id: string): Entry {
+    let found = this.entries.get(id);
+    if (!found) {
+      found = { balance: 0, held: 0 };
+      this.entries.set(id, found);
+    }
+    return found;
+  }
+
+  /** One row's effect, as the production reconciliation counts it. */
+  apply(row: LedgerRow) {
+    const cents = Number(row.amount_cents);
+    const debit = this.entry(row.debit_account_id);
+    const credit = this.entry(row.credit_account_id);
+    if (row.phase === 'single' || row.phase === 'post') {
+      credit.balance += cents;
+      debit.balance -= cents;
+    }
+    if (row.phase === 'pending') debit.held += cents;
+    if (row.phase === 'post' || row.phase === 'void') debit.held -= cents;
+  }
+
+  setCached(id: string, balance: number) {
+    this.sum += balance - (this.cached.get(id) ?? 0);
+    this.cached.set(id, balance);
+  }
+}
+
+/** The ledger rows written since the books were last read. */
+function rowsSince(world: World, mark: number): Promise<LedgerRow[]> {
+  const query =
+    world.dialect === 'sqlite'
+      ? sql<LedgerRow>`select rowid as mark, id, debit_account_id, credit_account_id, amount_cents, phase
+          from ledger_transfers where rowid > ${mark}`
+      : sql<LedgerRow>`select xmin::text::bigint as mark, id, debit_account_id, credit_account_id,
+          amount_cents, phase from ledger_transfers where xmin::text::bigint > ${mark}`;
+  return query.execute(world.db).then((r) => r.rows);
+}
+
+type AccountRow = { id: string; user_id: string | null; balance_cents: number; held_cents: number };
+
+/** An account's cached amounts against the rule that no member is below zero, and against the model. */
+function accountBroken(a: AccountRow, model: Model): string | undefined {
+  const balance = Number(a.balance_cents);
+  const held = Number(a.held_cents);
+  if (a.user_id !== null && (balance - held < 0 || held < 0))
+    return `${a.id} is below zero: balance ${balance}, held ${held}`;
+  const want = [model.balance.get(a.id) ?? 0, model.held.get(a.id) ?? 0];
+  if (balance !== want[0] || held !== want[1])
+    return `${a.id} holds ${balance} (held ${held}), but the answers given add up to ${want[0]} (held ${want[1]})`;
+  return undefined;
+}
+
+/**
+ * The invariants after a step, for what the step could have changed: the rows written since the last
+ * step (as many as the answers account for, every transfer answered in the step among them), and every
+ * account they name or the model expects to have changed: its cached balance and held amount equal
+ * those recomputed from its entries, the cached balances still sum to zero, no member is below zero,
+ * and it holds what the answers say. Then each domain's own checks of what the step changed.
+ */
+async function checkStep(world: World, model: Model, books: Books): Promise<string | undefined> {
+  const rows = await rowsSince(world, books.mark);
+  const touched = new Set(model.touched);
+  const ids = new Set<string>();
+  for (const row of rows) {
+    books.mark = Math.max(books.mark, Number(row.mark));
+    books.apply(row);
+    ids.add(row.id);
+    touched.add(row.debit_account_id);
+    touched.add(row.credit_account_id);
+  }
+  books.rows += rows.length;
+  if (touched.size > 0) {
+    const accounts = (await world.db
+      .selectFrom('ledger_accounts')
+      .select(['id', 'user_id', 'balance_cents', 'held_cents'])
+      .where('id', 'in', [...touched])
+      .execute()) as AccountRow[];
+    const mismatches = [];
+    for (const a of accounts) {
+      const entry = books.entries.get(a.id) ?? { balance: 0, held: 0 };
+      books.setCached(a.id, Number(a.balance_cents));
+      if (Number(a.balance_cents) !== entry.balance || Number(a.held_cents) !== entry.held)
+        mismatches.push({ account_id: a.id, cached: [a.balance_cents, a.held_cents], computed: entry });
+    }
+    if (books.sum !== 0 || mismatches.length > 0)
+      return `the books do not balance: sum ${books.sum}, ${JSON.stringify(mismatches.slice(0, 3))}`;
+    for (const a of accounts) {
+      const broken = accountBroken(a, model);
+      if (broken) return broken;
+    }
+    const found = new Set(accounts.map((a) => a.id));
+    const missing = [...touched].find(
+      (id) => !found.has(id) && (model.balance.get(id) || model.held.get(id)),
+    );
+    if (missing)
+      return `${missing} does not exist, but the answers given add up to ${model.balance.get(missing)}`;
+  }
+  if (books.rows !== model.rows)
+    return `the ledger has ${books.rows} rows, but the answers given account for ${model.rows}`;
+  const elsewhere = model.fresh.filter((id) => !ids.has(id));
+  if (elsewhere.length > 0) {
+    const found = await world.db
+      .selectFrom('ledger_transfers')
+      .select('id')
+      .where('id', 'in', elsewhere)
+      .execute();
+    if (found.length !== new Set(elsewhere).size) return `an answered transfer is not in the ledger`;
+  }
+  model.fresh = [];
+  model.touched.clear();
+  for (const domain of DOMAINS) {
+    const broken = await domain.check?.(ctxOf(world, model, domain), false);
+    if (broken) return broken;
+  }
+  return undefined;
+}
+
+/**
+ * The invariants over the whole database: the production reconcile() (every balance and held amount
+ * recomputed from all entries, the sum zero), every account against the model and the rule of zero,
+ * the number of rows, and each domain's checks of everything. It also resets what the step checks keep.
+ */
+async function checkAll(world: World, model: Model, books: Books): Promise<string | undefined> {
+  const broken = await checkStep(world, model, books);
+  if (broken) return broken;
+  const reconciled = await reconcile(world.db);
+  if (!reconciled.balanced)
+    return `the books do not balance: sum ${reconciled.ledger_sum}, ${JSON.stringify(reconciled.mismatches.slice(0, 3))}`;
+  const accounts = (await world.db
     .selectFrom('ledger_accounts')
     .select(['id', 'user_id', 'balance_cents', 'held_cents'])
-    .execute();
+    .execute()) as AccountRow[];
+  books.cached.clear();
+  books.sum = 0;
   for (const a of accounts) {
-    const balance = Number(a.balance_cents);
-    const held = Number(a.held_cents);
-    if (a.user_id !== null && (balance - held < 0 || held < 0))
-      return `${a.id} is below zero: balance ${balance}, held ${held}`;
-    const want = [model.balance.get(a.id) ?? 0, model.held.get(a.id) ?? 0];
-    if (balance !== want[0] || held !== want[1])
-      return `${a.id} holds ${balance} (held ${held}), but the answers given add up to ${want[0]} (held ${want[1]})`;
+    const wrong = accountBroken(a, model);
+    if (wrong) return wrong;
+    books.setCached(a.id, Number(a.balance_cents));
   }
   const { n } = await world.db
     .selectFrom('ledger_transfers')
@@ -233,18 +386,9 @@ async function check(world: World, model: Model): Promise<string | undefined> {
     .executeTakeFirstOrThrow();
   if (Number(n) !== model.rows)
     return `the ledger has ${n} rows, but the answers given account for ${model.rows}`;
-  if (model.fresh.length > 0) {
-    const found = await world.db
-      .selectFrom('ledger_transfers')
-      .select('id')
-      .where('id', 'in', model.fresh)
-      .execute();
-    if (found.length !== new Set(model.fresh).size) return `an answered transfer is not in the ledger`;
-    model.fresh = [];
-  }
   for (const domain of DOMAINS) {
-    const broken = await domain.check?.(ctxOf(world, model, domain), true);
-    if (broken) return broken;
+    const wrong = await domain.check?.(ctxOf(world, model, domain), true);
+    if (wrong) return wrong;
   }
   return undefined;
 }
@@ -286,6 +430,7 @@ export async function runOps(options: SimOptions, ops: Op[]): Promise<SimResult>
     ops: ops.length,
     steps: 0,
     checks: 0,
+    fullChecks: 0,
     statements: 0,
     answers: {},
     faults: { injected: 0, lostAnswers: 0, retries: 0, reopened: 0, inFlightAtDrop: 0 },
@@ -304,6 +449,7 @@ export async function runOps(options: SimOptions, ops: Op[]): Promise<SimResult>
       ),
     );
     const w = world;
+    const books = new Books();
     let i = 0;
     while (i < ops.length) {
       const start = i;
@@ -329,8 +475,10 @@ export async function runOps(options: SimOptions, ops: Op[]): Promise<SimResult>
       learners.sort((a, b) => a.rank - b.rank || a.index - b.index);
       const found =
         broken.find((b) => b !== undefined) ?? learners.map((l) => l.learn()).find((b) => b !== undefined);
-      const message = found ?? (await check(w, model));
+      const full = result.steps % FULL_CHECK_EVERY === 0 || i >= ops.length;
+      const message = found ?? (await (full ? checkAll : checkStep)(w, model, books));
       result.checks += found ? 0 : 1;
+      result.fullChecks += found || !full ? 0 : 1;
       if (message) {
         result.failure = { step: result.steps, opIndex: i - 1, message };
         break;

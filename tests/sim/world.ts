@@ -99,6 +99,8 @@ export class Model {
   rows = 0;
   /** Ledger transfer ids answered in the current step, to find in the ledger exactly once. */
   fresh: string[] = [];
+  /** Accounts whose expected balance or held amount changed in the current step. */
+  touched = new Set<string>();
   /** (owner, key) -> the first successful answer's request and the id it named. */
   keys = new Map<string, { request: string; id: string }>();
   /** Each domain's own state, by domain name. */
@@ -106,6 +108,7 @@ export class Model {
 
   add(map: Map<string, number>, account: string, cents: number) {
     map.set(account, (map.get(account) ?? 0) + cents);
+    this.touched.add(account);
   }
 
   /** A ledger transfer from `from` to `to` the answers say happened (not held). */
