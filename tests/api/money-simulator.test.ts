@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Defect } from '../sim/fault-plugin.ts';
-import { generate, runOps, shrink, simulate } from '../sim/simulator.ts';
+import { generate, type Op, runOps, shrink, simulate } from '../sim/simulator.ts';
 
 // The money simulator (docs/simulator.md) on this project's database: fixed seeds of 10,000 random
 // operations (transfers, review holds and decisions, admin adjustments, crypto payments and their
@@ -37,13 +37,52 @@ describe('money simulator', () => {
           'pay-poll 200',
         ])
           expect(result.answers[answer] ?? 0, answer).toBeGreaterThan(0);
+        expect(result.fullChecks).toBeGreaterThan(0);
         expect(result.faults.injected).toBeGreaterThan(0);
         expect(result.faults.lostAnswers).toBeGreaterThan(0);
+        // Processes were dropped mid-operation and the database reopened, and the books still held.
+        expect(result.faults.reopened).toBeGreaterThan(0);
+        expect(result.faults.inFlightAtDrop).toBeGreaterThan(0);
         expect(result.summary.credited).toBeGreaterThan(0);
       },
       RUN_MS,
     );
   }
+
+  it(
+    'a process dropped mid-operation: its calls in flight fail, and their retries on the reopened database are answered once',
+    async () => {
+      const adjust = (member: number, key: string, extra: Partial<Op> = {}) =>
+        ({
+          kind: 'adjust',
+          member,
+          key,
+          join: false,
+          delay: 0,
+          advanceMs: 1_000,
+          fault: undefined,
+          body: { wallet: 'business', direction: 'credit', amount: '10.00', reason: 'Simulated correction' },
+          ...extra,
+        }) as Op;
+      // Two adjustments at once; the second drops the process at its first statement. The first one's
+      // work is in flight with it (on SQLite, handed over to the group commit's open batch).
+      const ops = [
+        adjust(0, 'first'),
+        adjust(1, 'second', { join: true, fault: { failBefore: 1, reopen: true } }),
+        adjust(2, 'after'),
+      ];
+      const result = await runOps({ seed: 1, ops: ops.length, dialect, maxConcurrency: 4 }, ops);
+      expect(result.failure).toBeUndefined();
+      expect(result.faults.reopened).toBe(1);
+      expect(result.faults.inFlightAtDrop).toBeGreaterThanOrEqual(dialect === 'sqlite' ? 2 : 1);
+      // Each was answered 201 once; the books (checked after each step) hold each adjustment once.
+      expect((result.answers['adjust 201'] ?? 0) + (result.answers['adjust 201 replayed'] ?? 0)).toBe(3);
+      // On SQLite the first one's work had committed with the batch before the process went: its retry
+      // is answered from the stored answer (on PostgreSQL it may have rolled back instead).
+      if (dialect === 'sqlite') expect(result.faults.replayedAfterDrop).toBe(1);
+    },
+    RUN_MS,
+  );
 
   // On PostgreSQL, operations in flight together interleave as the server's scheduling goes, not only
   // as the seed says: the run is the same one operation at a time.

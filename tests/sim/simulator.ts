@@ -46,6 +46,8 @@ export type SimResult = {
     reopened: number;
     /** Calls in flight on a process when it was dropped (each client saw its connection fail). */
     inFlightAtDrop: number;
+    /** Of those, calls whose retry on the reopened database was answered from the stored answer. */
+    replayedAfterDrop: number;
   };
   trace: string[];
   /** Each domain's own counts (e.g. payments credited), for coverage. */
@@ -177,6 +179,7 @@ async function runOp(
   const lost = op.fault !== undefined && 'lostAnswer' in op.fault && op.key !== undefined;
   if (lost) result.faults.lostAnswers += 1;
   let answer: Sent = first;
+  let droppedUnder = first.dropped === true;
   /** A success the client never saw: its retries must be answered with the same result. */
   let unseen = lost || first.dropped ? (succeeded(first) ? first : undefined) : undefined;
   // A client with a key sends the same request again until it gets an answer (a few times at most);
@@ -187,10 +190,12 @@ async function runOp(
     answer = await sendOnce(world, c, domain, op, retryPlan());
     result.faults.retries += 1;
     if (answer.dropped) {
+      droppedUnder = true;
       result.faults.inFlightAtDrop += 1;
       unseen ??= succeeded(answer) ? answer : undefined;
     }
   }
+  if (droppedUnder && answer.replayed && !answer.dropped) result.faults.replayedAfterDrop += 1;
   if (unseen && !answer.crashed && !answer.dropped) {
     if (!answer.replayed || answer.status !== unseen.status)
       return `a retry after a lost ${unseen.status} answered ${answer.status}${answer.replayed ? ' (replayed)' : ''}`;
@@ -433,7 +438,7 @@ export async function runOps(options: SimOptions, ops: Op[]): Promise<SimResult>
     fullChecks: 0,
     statements: 0,
     answers: {},
-    faults: { injected: 0, lostAnswers: 0, retries: 0, reopened: 0, inFlightAtDrop: 0 },
+    faults: { injected: 0, lostAnswers: 0, retries: 0, reopened: 0, inFlightAtDrop: 0, replayedAfterDrop: 0 },
     trace: [],
     summary: {},
     digest: '',
