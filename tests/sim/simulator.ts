@@ -173,6 +173,8 @@ async function runOp(
   };
   domain.prepare?.(c, op);
   const first = await sendOnce(world, c, domain, op, plan);
+  // Answered: what the call left running in the background (a push) is no longer the call's to fail.
+  plan.failBefore = 0;
   if (plan.fired) result.faults.injected += 1;
   if (first.dropped) result.faults.inFlightAtDrop += 1;
   // The work committed, but the answer never reached the client.

@@ -256,6 +256,7 @@ export async function openWorld(
   // (WeakMaps keyed by it: settings, disclosure and push caches, live buses), so a new instance starts
   // as empty as a new process would.
   let world: World | undefined;
+  let closed = false;
   const open = async (statements: number) => {
     const created = createDatabase(config);
     await migrateToLatest(created.db, dialect === 'postgres' ? schema : undefined);
@@ -263,7 +264,7 @@ export async function openWorld(
       sqlite: dialect === 'sqlite',
       statements,
       onDrop: () => {
-        if (world) world.reopening = reopen(world, created.db, plugin);
+        if (world && !closed) world.reopening = reopen(world, created.db, plugin);
       },
     });
     return { created, plugin, db: created.db.withPlugin(plugin) };
@@ -287,6 +288,7 @@ export async function openWorld(
   let current = first.created.db;
   const { db, plugin } = first;
   const close = async () => {
+    closed = true;
     await world?.reopening;
     await current.destroy();
     if (dialect === 'postgres') await adminQuery(`drop schema ${schema} cascade`);
