@@ -7,14 +7,48 @@ import type {
   RootOperationNode,
   UnknownRow,
 } from 'kysely';
-import { AndNode, RawNode, UpdateQueryNode, WhereNode } from 'kysely';
+import {
+  AndNode,
+  createQueryId,
+  OnNode,
+  RawNode,
+  SelectQueryNode,
+  UpdateQueryNode,
+  ValueNode,
+  WhereNode,
+} from 'kysely';
+import type { Db } from '../../src/server/db/database.ts';
+import { findKey } from '../../src/server/modules/idempotency/idempotency.repository.ts';
+import type { Outcome } from '../../src/server/modules/idempotency/idempotency.service.ts';
 
 // The fault injector: a Kysely plugin sees every statement a service sends (query builder and sql
 // templates alike) just before it runs, in the async context of the operation that sent it. An
 // operation the simulator marks with a fault fails before its k-th statement: the error rises through
 // the service like a lost connection or a crashed process would, and its transaction rolls back.
+//
+// A plan marked `reopen` drops the whole process there instead (world.ts reopens the database): from
+// that statement on, every statement of this plugin's process fails, whichever operation sends it. On
+// SQLite, when statement k is one of the services' sql templates, it is replaced by a ROLLBACK first,
+// so the group commit's open batch (work already handed over, not yet COMMITted and not yet answered)
+// is lost as it would be when the process dies; otherwise that batch commits and only its answers are
+// lost (a crash just after the COMMIT).
 
-export type FaultPlan = { label: string; failBefore: number; seen: number; fired: boolean };
+export type FaultPlan = {
+  label: string;
+  failBefore: number;
+  seen: number;
+  fired: boolean;
+  /** Drop the process (and reopen the database) at statement `failBefore`, not only fail the operation. */
+  reopen?: boolean;
+  /** The crash's ROLLBACK was sent in place of statement k: the operation fails when it returns. */
+  failOnResult?: boolean;
+  /** key-outside-transaction: the key's record, held back until the money's transaction has committed. */
+  deferredKey?: RawNode;
+  /** key-outside-transaction: the held-back record is being sent now. */
+  sendingKey?: boolean;
+  /** hold-settled-twice: the decision's first read of its transfer (its guard) has gone blind. */
+  guardBlinded?: boolean;
+};
 
 export class InjectedFault extends Error {
   constructor(readonly plan: FaultPlan) {
@@ -39,15 +73,32 @@ export const DEFECTS = {
     fragment.includes('from idempotency_keys where owner_id = ')
       ? fragment.replace('where owner_id = ', 'where 1 = 0 and owner_id = ')
       : fragment,
+  /** A decision does not see that its hold was settled already: a second decision settles it again. */
+  'hold-settled-twice': (fragment: string) => fragment,
+  /** The Idempotency-Key record is written after the money's transaction, in a statement of its own. */
+  'key-outside-transaction': (fragment: string) => fragment,
+  /** A credit adds its entry but not to the account's cached balance. */
+  'balance-cache-skipped': (fragment: string) =>
+    fragment.replace('set balance_cents = balance_cents + ', 'set balance_cents = balance_cents + 0 * '),
 } as const;
 export type Defect = keyof typeof DEFECTS;
 
+/** What a statement of a dropped process fails with, outside any operation's plan. */
+const DROPPED: FaultPlan = { label: 'a dropped process', failBefore: 0, seen: 0, fired: true };
+
 export class FaultPlugin implements KyselyPlugin {
   readonly #current = new AsyncLocalStorage<FaultPlan>();
-  /** Statements seen by all operations: the run's measure of work. */
-  statements = 0;
+  /** Statements seen by all operations: the run's measure of work (carried over from the process before). */
+  statements: number;
+  /** The process was dropped: nothing it sends reaches the database any more. */
+  dropped = false;
 
-  constructor(readonly defect?: Defect) {}
+  constructor(
+    readonly defect: Defect | undefined,
+    readonly options: { sqlite: boolean; statements?: number; onDrop?: () => void },
+  ) {
+    this.statements = options.statements ?? 0;
+  }
 
   /** Runs `work` with its statements counted, failing before statement `failBefore` (1-based; 0: never). */
   run<T>(plan: FaultPlan, work: () => Promise<T>): Promise<T> {
@@ -57,32 +108,117 @@ export class FaultPlugin implements KyselyPlugin {
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
     this.statements += 1;
     const plan = this.#current.getStore();
+    if (this.dropped) throw new InjectedFault(plan ?? DROPPED);
     if (plan && !plan.fired) {
       plan.seen += 1;
       if (plan.seen === plan.failBefore) {
         plan.fired = true;
+        if (plan.reopen) {
+          this.dropped = true;
+          this.options.onDrop?.();
+          if (this.options.sqlite && RawNode.is(args.node)) {
+            plan.failOnResult = true;
+            return RawNode.createWithSql('rollback');
+          }
+        }
         throw new InjectedFault(plan);
       }
     }
-    return this.defect ? withDefect(args.node, this.defect) : args.node;
+    if (!this.defect) return args.node;
+    if (this.defect === 'key-outside-transaction' && plan && !plan.sendingKey && isKeyRecord(args.node)) {
+      // Held back, and a harmless statement sent in its place (see afterWork).
+      plan.deferredKey = args.node;
+      return selectInstead(args.node);
+    }
+    return withDefect(args.node, this.defect, plan);
   }
 
   async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    const plan = this.#current.getStore();
+    if (plan?.failOnResult) {
+      plan.failOnResult = false;
+      throw new InjectedFault(plan);
+    }
     return args.result;
+  }
+
+  /**
+   * After an operation's work returned (its transaction committed): key-outside-transaction writes the
+   * key's record now, in a statement of its own, as a service that wrote it after its transaction
+   * would. A fault planned for that statement falls between the money and its key.
+   */
+  async afterWork(db: Db, plan: FaultPlan): Promise<Outcome | undefined> {
+    const node = plan.deferredKey;
+    if (!node) return undefined;
+    plan.deferredKey = undefined;
+    plan.sendingKey = true;
+    const executor = db.getExecutor();
+    const queryId = createQueryId();
+    try {
+      await executor.executeQuery(executor.compileQuery(executor.transformQuery(node, queryId), queryId));
+      return undefined;
+    } catch (error) {
+      // Taken by an earlier request (whose money moved too): answered with its stored answer, as
+      // runOnce answers when its key is taken.
+      const [owner, key] = node.parameters.map((p) => (ValueNode.is(p) ? p.value : undefined));
+      const stored = await findKey(db, String(owner), String(key));
+      if (!stored) throw error;
+      return { statusCode: stored.status_code, body: JSON.parse(stored.response_body), replayed: true };
+    }
   }
 }
 
-function withDefect(node: RootOperationNode, defect: Defect): RootOperationNode {
+const isKeyRecord = (node: RootOperationNode): node is RawNode =>
+  RawNode.is(node) && node.sqlFragments[0]?.startsWith('insert into idempotency_keys') === true;
+
+/** The same parameters, selected instead of inserted: the statement succeeds and stores nothing. */
+function selectInstead(node: RawNode): RawNode {
+  const fragments = node.sqlFragments.map((_, i) =>
+    i === 0 ? 'select ' : i === node.sqlFragments.length - 1 ? '' : ', ',
+  );
+  return RawNode.create(fragments, node.parameters);
+}
+
+function withDefect(node: RootOperationNode, defect: Defect, plan: FaultPlan | undefined): RootOperationNode {
   if (defect === 'status-backwards') return withoutRankGuard(node);
+  if (defect === 'hold-settled-twice') return withoutSettlementGuards(node, plan);
   if (!RawNode.is(node)) return node;
-  if (defect === 'no-key-record' && node.sqlFragments[0]?.startsWith('insert into idempotency_keys')) {
-    // The same parameters, selected instead of inserted: the statement succeeds and stores nothing.
-    const fragments = node.sqlFragments.map((_, i) =>
-      i === 0 ? 'select ' : i === node.sqlFragments.length - 1 ? '' : ', ',
-    );
-    return RawNode.create(fragments, node.parameters);
-  }
+  if (defect === 'no-key-record' && isKeyRecord(node)) return selectInstead(node);
   return RawNode.create(node.sqlFragments.map(DEFECTS[defect]), node.parameters);
+}
+
+const NEVER = () => RawNode.createWithSql('1 = 0');
+
+/**
+ * hold-settled-twice: a decision does not see an earlier settlement of its hold (its first read of the
+ * transfer, joined to the settlement, and settlePending's look-up find none; the answer's read after
+ * the work sees it), and a second settlement's row is silently skipped instead of failing on the
+ * unique pending_id index: the hold is released and the money moved again.
+ */
+function withoutSettlementGuards(node: RootOperationNode, plan: FaultPlan | undefined): RootOperationNode {
+  if (RawNode.is(node))
+    return node.sqlFragments[0]?.startsWith('insert into ledger_transfers')
+      ? RawNode.create(
+          node.sqlFragments.map((f, i) =>
+            i === node.sqlFragments.length - 1 ? `${f} on conflict do nothing` : f,
+          ),
+          node.parameters,
+        )
+      : node;
+  if (!SelectQueryNode.is(node)) return node;
+  const text = JSON.stringify(node);
+  if (!text.includes('"ledger_transfers"') || !text.includes('"pending_id"')) return node;
+  if (node.joins?.length) {
+    if (!plan || plan.guardBlinded) return node;
+    plan.guardBlinded = true;
+    return {
+      ...node,
+      joins: node.joins.map((join) =>
+        JSON.stringify(join).includes('"pending_id"') ? { ...join, on: OnNode.create(NEVER()) } : join,
+      ),
+    };
+  }
+  return { ...node, where: WhereNode.create(NEVER()) };
 }
 
 /** advanceStatus's update keeps its first condition (the payment's id) and loses the rank's. */

@@ -37,6 +37,7 @@ console.log(
       ops: result.failure ? result.failure.opIndex + 1 : result.ops,
       steps: result.steps,
       invariant_checks: result.checks,
+      full_checks: result.fullChecks,
       statements: result.statements,
       seconds: Number(seconds.toFixed(1)),
       ops_per_second: Math.round((result.failure ? result.failure.opIndex + 1 : result.ops) / seconds),

@@ -31,8 +31,11 @@ export const START = Date.UTC(2026, 0, 5, 9, 0, 0);
 
 export type WalletName = (typeof WALLETS)[number];
 
-/** A crash before statement k (1-based), or an answer lost after the work committed. */
-export type Fault = { failBefore: number } | { lostAnswer: true } | undefined;
+/**
+ * A crash before statement k (1-based): the operation fails, or with `reopen` the whole process is
+ * dropped there and the database opened again; or an answer lost after the work committed.
+ */
+export type Fault = { failBefore: number; reopen?: boolean } | { lostAnswer: true } | undefined;
 
 /** What every operation carries besides its kind and inputs. */
 export type OpBase = {
@@ -68,10 +71,18 @@ export type SimOptions = {
 
 export type Member = { id: string; token: string };
 
+/**
+ * The world a run happens in. `db` and `plugin` belong to the current process: when a fault drops it,
+ * they are replaced by the reopened database's (read them from the world at each call, never keep them).
+ */
 export type World = {
   db: Db;
   dialect: Dialect;
   plugin: FaultPlugin;
+  /** Processes dropped so far (each followed by a reopened database). */
+  reopened: number;
+  /** Settles once the database dropped last is open again (at once when none was). */
+  reopening: Promise<void>;
   admin: Member;
   members: Member[];
   /** Member ids by index, and their sponsor's index (undefined: joined under the admin). */
@@ -88,6 +99,8 @@ export class Model {
   rows = 0;
   /** Ledger transfer ids answered in the current step, to find in the ledger exactly once. */
   fresh: string[] = [];
+  /** Accounts whose expected balance or held amount changed in the current step. */
+  touched = new Set<string>();
   /** (owner, key) -> the first successful answer's request and the id it named. */
   keys = new Map<string, { request: string; id: string }>();
   /** Each domain's own state, by domain name. */
@@ -95,6 +108,7 @@ export class Model {
 
   add(map: Map<string, number>, account: string, cents: number) {
     map.set(account, (map.get(account) ?? 0) + cents);
+    this.touched.add(account);
   }
 
   /** A ledger transfer from `from` to `to` the answers say happened (not held). */
@@ -191,8 +205,15 @@ export async function answerOf(work: () => Promise<Outcome>): Promise<Answer> {
 }
 
 /** The work under the operation's fault plan, answered as a client would see it. */
-export const faulty = (world: World, plan: FaultPlan, work: () => Promise<Outcome>) =>
-  answerOf(() => world.plugin.run(plan, work));
+export const faulty = (world: World, plan: FaultPlan, work: () => Promise<Outcome>) => {
+  const { db, plugin } = world;
+  return answerOf(() =>
+    plugin.run(plan, async () => {
+      const outcome = await work();
+      return (await plugin.afterWork(db, plan)) ?? outcome;
+    }),
+  );
+};
 
 /** The signed-in person as a request would find them; a client whose session ended signs in again. */
 export async function sessionOf(world: World, who: Member): Promise<SessionUser> {
@@ -230,12 +251,46 @@ export async function openWorld(
     LOG_LEVEL: 'silent',
     ...(dialect === 'postgres' ? { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema } : {}),
   });
-  const created = createDatabase(config);
-  await migrateToLatest(created.db, dialect === 'postgres' ? schema : undefined);
-  const plugin = new FaultPlugin(options.defect);
-  const db = created.db.withPlugin(plugin);
+  // A process: the database opened as the server's start opens it (migrations included), with the
+  // fault plugin in front. Whatever else the services keep in memory is kept per Kysely instance
+  // (WeakMaps keyed by it: settings, disclosure and push caches, live buses), so a new instance starts
+  // as empty as a new process would.
+  let world: World | undefined;
+  let closed = false;
+  const open = async (statements: number) => {
+    const created = createDatabase(config);
+    await migrateToLatest(created.db, dialect === 'postgres' ? schema : undefined);
+    const plugin = new FaultPlugin(options.defect, {
+      sqlite: dialect === 'sqlite',
+      statements,
+      onDrop: () => {
+        if (world && !closed) world.reopening = reopen(world, created.db, plugin);
+      },
+    });
+    return { created, plugin, db: created.db.withPlugin(plugin) };
+  };
+  /**
+   * The dropped process's database is closed (on SQLite after its open batch was rolled back by the
+   * crash, or committed when the crash came between statements of no batch; on PostgreSQL its
+   * connections end, and every transaction still open fails at its next statement and rolls back), and
+   * the database is opened again, on the same file or schema.
+   */
+  const reopen = async (w: World, old: Db, oldPlugin: FaultPlugin) => {
+    await w.reopening;
+    await old.destroy();
+    const next = await open(oldPlugin.statements);
+    w.db = next.db;
+    w.plugin = next.plugin;
+    w.reopened += 1;
+    current = next.created.db;
+  };
+  const first = await open(0);
+  let current = first.created.db;
+  const { db, plugin } = first;
   const close = async () => {
-    await created.db.destroy();
+    closed = true;
+    await world?.reopening;
+    await current.destroy();
     if (dialect === 'postgres') await adminQuery(`drop schema ${schema} cascade`);
     rmSync(dataDir, { recursive: true, force: true });
   };
@@ -280,10 +335,12 @@ export async function openWorld(
       members.push({ id: row.id, token: session.token });
       labels.set(row.id, `m${i}`);
     }
-    const world: World = {
+    world = {
       db,
       dialect,
       plugin,
+      reopened: 0,
+      reopening: Promise.resolve(),
       admin: { id: adminRow.id, token: adminSession.token },
       members,
       sponsors,

@@ -30,7 +30,7 @@ export type LedgerOp =
   | {
       kind: 'decide-transfer';
       pick: number;
-      which: 'open' | 'any' | 'bogus';
+      which: 'open' | 'settled' | 'any' | 'bogus';
       body: { status: unknown; reason?: string };
     }
   | {
@@ -58,11 +58,18 @@ const recipientOf = (world: World, to: Target, by: number) =>
         ? world.admin.id
         : (world.members[to]?.id ?? '');
 
-/** The transfer id a decision names: an open hold, any transfer answered so far, or one that does not exist. */
+/**
+ * The transfer id a decision names: an open hold, a hold decided already (a second admin, a second
+ * click), any transfer answered so far, or one that does not exist.
+ */
 function decisionTarget(state: LedgerState, op: Extract<LedgerOp, { kind: 'decide-transfer' }>): string {
   const open = [...state.open.keys()];
   const any = [...state.known.keys()];
   if (op.which === 'open' && open.length > 0) return open[op.pick % open.length] as string;
+  if (op.which === 'settled' && state.settled.size > 0) {
+    const settled = [...state.settled];
+    return settled[op.pick % settled.length] as string;
+  }
   if (op.which !== 'bogus' && any.length > 0) return any[op.pick % any.length] as string;
   return '00000000-0000-4000-8000-00000000dead';
 }
@@ -100,7 +107,7 @@ export const ledger: Domain<LedgerOp, LedgerState> = {
         key: g.key,
         kind: 'decide-transfer',
         pick: r.int(0, 1_000),
-        which: r.chance(0.8) ? 'open' : r.chance(0.8) ? 'any' : 'bogus',
+        which: r.chance(0.7) ? 'open' : r.chance(0.35) ? 'settled' : r.chance(0.8) ? 'any' : 'bogus',
         body: {
           status: r.chance(0.97) ? r.pick(['completed', 'failed']) : 'pending',
           ...(r.chance(0.3) ? { reason: 'checked' } : {}),

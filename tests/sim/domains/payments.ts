@@ -39,6 +39,8 @@ type PaymentsState = {
   /** Payments the service answered for, with the status RULES.md says it keeps, and their credit. */
   payments: Map<string, { owner: string; cents: number; status: string; rank: number; credited: boolean }>;
   credits: number;
+  /** Payments a call or an answer of the current step named (what a step check reads). */
+  dirty: Set<string>;
 };
 
 const IPN_SECRET = 'simulated-ipn-secret';
@@ -52,7 +54,7 @@ export const payments: Domain<PaymentOp, PaymentsState> = {
   name: 'payments',
   kinds: ['pay-create', 'pay-advance', 'pay-callback', 'pay-poll'],
   weight: 0.36,
-  state: () => ({ provider: new SimProvider(), payments: new Map(), credits: 0 }),
+  state: () => ({ provider: new SimProvider(), payments: new Map(), credits: 0, dirty: new Set() }),
 
   generate(r, g) {
     const roll = r.next() * 0.36;
@@ -127,6 +129,7 @@ export const payments: Domain<PaymentOp, PaymentsState> = {
       case 'pay-callback': {
         const invoice = invoiceOf(state, op.pick);
         if (!invoice) return { status: 404 };
+        state.dirty.add(invoice.id);
         const back = op.kind === 'pay-callback' ? op.back : 0;
         const body = invoice.history[Math.max(0, invoice.history.length - 1 - back)];
         const signature = op.badSignature ? 'f'.repeat(128) : ipnSignature(body, IPN_SECRET);
@@ -135,6 +138,7 @@ export const payments: Domain<PaymentOp, PaymentsState> = {
       case 'pay-poll': {
         const invoice = invoiceOf(state, op.pick);
         if (!invoice) return { status: 404 };
+        state.dirty.add(invoice.id);
         const owner = state.payments.get(invoice.id)?.owner;
         const who = op.asOwner && owner ? owner : memberAt(world, op.pick % world.members.length).id;
         const member = await sessionOf(world, world.members.find((m) => m.id === who) as Member);
@@ -157,6 +161,7 @@ export const payments: Domain<PaymentOp, PaymentsState> = {
     if (op.kind === 'pay-create') {
       const body = answer.body as { payment_id?: string };
       if (!body.payment_id) return 'an invoice answered without a payment id';
+      state.dirty.add(body.payment_id);
       if (!state.payments.has(body.payment_id))
         state.payments.set(body.payment_id, {
           owner: world.members[op.by]?.id ?? '',
@@ -185,16 +190,27 @@ export const payments: Domain<PaymentOp, PaymentsState> = {
     return undefined;
   },
 
-  async check({ world, state }: Ctx<PaymentsState>) {
+  // Every step: the number of credits, and each credit and stored status of the payments the step
+  // named; in full: every payment.
+  async check({ world, state }: Ctx<PaymentsState>, full) {
+    const named = [...state.dirty];
+    state.dirty.clear();
+    // A step that named no payment sent no payment call: nothing of payments could have changed.
+    if (!full && named.length === 0) return undefined;
+    const { n } = await world.db
+      .selectFrom('payment_credits')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    if (Number(n) !== state.credits)
+      return `${n} payments are credited, but the callbacks answered account for ${state.credits}`;
     const credits = await world.db
       .selectFrom('payment_credits as c')
       .innerJoin('crypto_payments as p', (j) =>
         j.onRef('p.provider', '=', 'c.provider').onRef('p.provider_payment_id', '=', 'c.provider_payment_id'),
       )
       .select(['c.provider_payment_id', 'c.amount_cents', 'p.price_amount_cents', 'p.payment_status'])
+      .$if(!full, (q) => q.where('c.provider_payment_id', 'in', named))
       .execute();
-    if (credits.length !== state.credits)
-      return `${credits.length} payments are credited, but the callbacks answered account for ${state.credits}`;
     const wrong = credits.find(
       (c) =>
         !['finished', 'refunded'].includes(c.payment_status) ||
@@ -205,6 +221,7 @@ export const payments: Domain<PaymentOp, PaymentsState> = {
     const statuses = await world.db
       .selectFrom('crypto_payments')
       .select(['provider_payment_id', 'payment_status'])
+      .$if(!full, (q) => q.where('provider_payment_id', 'in', named))
       .execute();
     for (const p of statuses) {
       const want = state.payments.get(p.provider_payment_id)?.status;
