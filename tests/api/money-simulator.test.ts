@@ -76,6 +76,9 @@ describe('money simulator finds deliberate defects', () => {
     'no-key-record': /a retry after a lost 201 answered 201/,
     'replay-blind': /a retry after a lost 201 answered 500/,
     'status-backwards': /payment sim-\d+ is \w+, but the provider's answers since make it \w+/,
+    'withdrawal-decided-twice': /withdrawal [\w-]+ was decided twice: approved, then cancelled/,
+    'deposit-credited-twice':
+      /on-chain deposit [\w-]+ was credited twice \(approved again\)|the deposit web3-deposit:\S+ is credited 2 times/,
   };
   for (const [defect, message] of Object.entries(found) as [Defect, RegExp][]) {
     it(

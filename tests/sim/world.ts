@@ -77,6 +77,8 @@ export type World = {
   /** Member ids by index, and their sponsor's index (undefined: joined under the admin). */
   sponsors: (number | undefined)[];
   labels: Map<string, string>;
+  /** The server's data directory (uploads are stored under it). */
+  dataDir: string;
   close: () => Promise<void>;
 };
 
@@ -288,6 +290,7 @@ export async function openWorld(
       members,
       sponsors,
       labels,
+      dataDir,
       close,
     };
     for (const setup of setups) await setup(world, adminUser);
