@@ -42,7 +42,7 @@ import {
   sessionOf,
   type World,
 } from '../world.ts';
-import { addressless, payoutAddressOf } from './withdrawals.ts';
+import { addressless, centsOf, payoutAddressOf, txHash } from './withdrawals.ts';
 
 // Money in by hand and on chain (RULES.md "Deposits (money in)").
 // - Manual deposits: the member's report (amount, hash, a screenshot uploaded first, or a name that is
@@ -122,9 +122,6 @@ type DepositsState = {
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-0000000000bb';
 const WAITING = ['pending', 'awaiting_admin'];
-const hashOf = (r: Rng) =>
-  `0x${Array.from({ length: 8 }, () => r.int(0, 0xffffffff).toString(16).padStart(8, '0')).join('')}`;
-const centsOf = (text: string) => Math.round(Number(text) * 100);
 const DUST = 10n ** BigInt(TOKEN_DECIMALS - 3);
 
 let png: Promise<Buffer> | undefined;
@@ -155,6 +152,10 @@ const pickFrom = <T>(
         : pick % pool.length;
   return pool.length > 0 ? map.get(pool[index] as string) : undefined;
 };
+
+/** The on-chain deposit an admin's decision names: one waiting for them, any, or none. */
+const waitingDeposit = (state: DepositsState, op: { pick: number; which: Target }) =>
+  pickFrom(state.chainOrder, state.onChain, op.pick, (x) => WAITING.includes(x.status), op.which);
 
 /** Who sends a member-side call: the record's owner, the admin, or another member. */
 function asker(world: World, owner: string | undefined, as: Who, by: number): Member {
@@ -244,7 +245,7 @@ export const deposits: Domain<DepositOp, DepositsState> = {
         by: r.int(0, g.members - 1),
         amount: r.chance(0.7) ? (r.int(100, 100_000) / 100).toFixed(2) : amountInput(r),
         hash: r.chance(0.85)
-          ? { fresh: hashOf(r) }
+          ? { fresh: txHash(r) }
           : r.chance(0.8)
             ? { reuse: r.int(0, 1_000) }
             : { bad: '0x12' },
@@ -275,7 +276,7 @@ export const deposits: Domain<DepositOp, DepositsState> = {
         key: g.key,
         kind: 'chain-submit',
         by: r.int(0, g.members - 1),
-        hash: hashOf(r),
+        hash: txHash(r),
         tx: t < 0.8 ? { send: chainSend(r) } : t < 0.95 ? { reuse: r.int(0, 1_000) } : { unknown: true },
         chainId: r.chance(0.97) ? 56 : 1,
       };
@@ -405,13 +406,7 @@ export const deposits: Domain<DepositOp, DepositsState> = {
       }
       case 'chain-approve': {
         const admin = await sessionOf(world, world.admin);
-        const d = pickFrom(
-          state.chainOrder,
-          state.onChain,
-          op.pick,
-          (x) => WAITING.includes(x.status),
-          op.which,
-        );
+        const d = waitingDeposit(state, op);
         // The amount the admin's screen shows (what the chain showed), else the one they checked.
         const cents = (d?.cents ?? op.cents) + (op.wrong ? 1 : 0);
         return faulty(world, plan, () =>
@@ -429,13 +424,7 @@ export const deposits: Domain<DepositOp, DepositsState> = {
       }
       case 'chain-reject': {
         const admin = await sessionOf(world, world.admin);
-        const d = pickFrom(
-          state.chainOrder,
-          state.onChain,
-          op.pick,
-          (x) => WAITING.includes(x.status),
-          op.which,
-        );
+        const d = waitingDeposit(state, op);
         return faulty(world, plan, async () => ({
           statusCode: 200,
           body: await rejectDeposit(

@@ -88,8 +88,10 @@ export const addressless = (world: World, i: number) => i === world.members.leng
 
 /** RULES.md: the fee is 5% of the amount, rounded to the nearest cent (half up). */
 const feeOf = (cents: number) => Math.floor((cents * 5 + 50) / 100);
-const centsOf = (text: string) => Math.round(Number(text) * 100);
-const txHash = (r: Rng) =>
+/** An amount as the API writes it ("12.34"), in cents. */
+export const centsOf = (text: string) => Math.round(Number(text) * 100);
+/** A transaction hash from the seed. */
+export const txHash = (r: Rng) =>
   `0x${Array.from({ length: 8 }, () => r.int(0, 0xffffffff).toString(16).padStart(8, '0')).join('')}`;
 
 function target(state: WithdrawalsState, pick: number, which: 'open' | 'any' | 'bogus'): Request | undefined {
