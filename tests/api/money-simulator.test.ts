@@ -98,12 +98,12 @@ describe('money simulator finds deliberate defects', () => {
     'unguarded-debit': /answered 500: .*ledger_accounts_available/,
     // Either the retry after a lost answer, or a client's own resend under the same key, meets it first.
     'no-key-record':
-      /a retry after a lost 201 answered 201|the key \S+ was answered with two different results/,
+      /a retry after a lost 201 answered 20[01]|the key \S+ was answered with two different results/,
     'replay-blind': /a retry after a lost 201 answered 500|answered 500: .*idempotency_keys/,
     'status-backwards': /payment sim-\d+ is \w+, but the provider's answers since make it \w+/,
     'withdrawal-decided-twice': /withdrawal [\w-]+ was decided twice: approved, then cancelled/,
     'deposit-credited-twice':
-      /on-chain deposit [\w-]+ was credited twice \(approved again\)|the deposit web3-deposit:\S+ is credited 2 times/,
+      /on-chain deposit [\w-]+ was credited twice \(approved again\)|on-chain deposit [\w-]+ was credited, and is now rejected/,
   };
   // An on-chain credit needs the clock to pass 12 confirmations: the operations that move it stay.
   const shrunkAtMost: Partial<Record<Defect, number>> = { 'deposit-credited-twice': 12 };
