@@ -4,8 +4,9 @@ import { generate, type Op, runOps, shrink, simulate } from '../sim/simulator.ts
 
 // The money simulator (docs/simulator.md) on this project's database: fixed seeds of 10,000 random
 // operations (transfers, review holds and decisions, admin adjustments, crypto payments and their
-// callbacks; invalid inputs, repeated Idempotency-Keys, concurrent requests, injected crashes and lost
-// answers with their retries), the books checked after every step. A failure names the seed, the step
+// callbacks, withdrawals and their decisions, manual and on-chain deposits; invalid inputs, repeated
+// Idempotency-Keys, concurrent requests, injected crashes and lost answers with their retries), the
+// books checked after every step. A failure names the seed, the step
 // and the broken rule; `npm run simulate -- --seed N` replays it and shrinks it.
 
 const dialect = process.env.TEST_DIALECT === 'postgres' ? 'postgres' : 'sqlite';
@@ -35,6 +36,25 @@ describe('money simulator', () => {
           'pay-advance 401',
           'pay-callback 200',
           'pay-poll 200',
+          'wd-request 201',
+          'wd-request 400',
+          'wd-request 422',
+          'wd-decide 200',
+          'wd-decide 409',
+          'wd-cancel 200',
+          'wd-cancel 409',
+          'wd-payout 201',
+          'dep-add 201',
+          'dep-add 409',
+          'dep-decide 200',
+          'dep-decide 409',
+          'dep-cancel 200',
+          'chain-submit 201',
+          'chain-submit 409',
+          'chain-check 200',
+          'chain-approve 200',
+          'chain-approve 409',
+          'chain-reject 200',
         ])
           expect(result.answers[answer] ?? 0, answer).toBeGreaterThan(0);
         expect(result.fullChecks).toBeGreaterThan(0);
@@ -44,6 +64,9 @@ describe('money simulator', () => {
         expect(result.faults.reopened).toBeGreaterThan(0);
         expect(result.faults.inFlightAtDrop).toBeGreaterThan(0);
         expect(result.summary.credited).toBeGreaterThan(0);
+        expect(result.summary.withdrawals_decided).toBeGreaterThan(0);
+        expect(result.summary.manual_deposits_credited).toBeGreaterThan(0);
+        expect(result.summary.chain_deposits_credited).toBeGreaterThan(0);
       },
       RUN_MS,
     );
@@ -146,6 +169,18 @@ describe('money simulator finds deliberate defects', () => {
       message: /decide-transfer answered 500: .*held_non_negative|settled twice/,
     },
     'balance-cache-skipped': { seed: 1, message: /the books do not balance/, atMost: 3 },
+    'withdrawal-decided-twice': {
+      seed: 1,
+      message: /withdrawal [\w-]+ was decided twice: approved, then cancelled/,
+      atMost: 3,
+    },
+    // An on-chain credit needs the clock to pass 12 confirmations: the operations that move it stay.
+    'deposit-credited-twice': {
+      seed: 1,
+      message:
+        /on-chain deposit [\w-]+ was credited twice \(approved again\)|on-chain deposit [\w-]+ was credited, and is now rejected/,
+      atMost: 12,
+    },
   };
   for (const [defect, { seed, message, atMost }] of Object.entries(found) as [
     Defect,

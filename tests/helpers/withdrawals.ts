@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import type { Db } from '../../src/server/db/database.ts';
 import { ApiClient, newMember } from './client.ts';
+import { codeIn } from './mailed-codes.ts';
 import type { TestSmtp } from './smtp.ts';
 
 // Members ready to withdraw, built over HTTP: registered, e-mail verified with the mailed code, a
@@ -19,11 +20,7 @@ const nextAddress = () => {
   return { 'x-forwarded-for': `198.51.${Math.floor(addresses / 250) % 250}.${(addresses % 250) + 1}` };
 };
 
-export function codeIn(text: string): string {
-  const code = /\b(\d{6})\b/.exec(text)?.[1];
-  if (!code) throw new Error(`no code in ${text}`);
-  return code;
-}
+export { codeIn };
 
 async function mailedCode(
   smtp: TestSmtp,

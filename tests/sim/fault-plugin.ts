@@ -68,6 +68,10 @@ export const DEFECTS = {
   'no-key-record': (fragment: string) => fragment,
   /** A payment's status is stored as the provider says, even when it is older than the stored one. */
   'status-backwards': (fragment: string) => fragment,
+  /** A withdrawal leaves `pending` by an update that no longer asks whether it is still pending. */
+  'withdrawal-decided-twice': (fragment: string) => fragment,
+  /** An on-chain deposit is credited by an update that no longer asks whether it is still waiting. */
+  'deposit-credited-twice': (fragment: string) => fragment,
   /** A stored answer is never found: a repeat is not recognised as one. */
   'replay-blind': (fragment: string) =>
     fragment.includes('from idempotency_keys where owner_id = ')
@@ -180,7 +184,9 @@ function selectInstead(node: RawNode): RawNode {
 }
 
 function withDefect(node: RootOperationNode, defect: Defect, plan: FaultPlan | undefined): RootOperationNode {
-  if (defect === 'status-backwards') return withoutRankGuard(node);
+  if (defect === 'status-backwards') return withoutGuard(node, 'crypto_payments');
+  if (defect === 'withdrawal-decided-twice') return withoutGuard(node, 'withdrawals');
+  if (defect === 'deposit-credited-twice') return withoutGuard(node, 'web3_deposits');
   if (defect === 'hold-settled-twice') return withoutSettlementGuards(node, plan);
   if (!RawNode.is(node)) return node;
   if (defect === 'no-key-record' && isKeyRecord(node)) return selectInstead(node);
@@ -221,9 +227,13 @@ function withoutSettlementGuards(node: RootOperationNode, plan: FaultPlan | unde
   return { ...node, where: WhereNode.create(NEVER()) };
 }
 
-/** advanceStatus's update keeps its first condition (the payment's id) and loses the rank's. */
-function withoutRankGuard(node: RootOperationNode): RootOperationNode {
-  if (!UpdateQueryNode.is(node) || !JSON.stringify(node.table).includes('"crypto_payments"')) return node;
+/**
+ * An update of `table` keeps its first condition (the row's id) and loses the guard after it: the
+ * rank in advanceStatus (crypto_payments), `status = 'pending'` in closeWithdrawal (withdrawals),
+ * `status in (...)` in moveFrom (web3_deposits).
+ */
+function withoutGuard(node: RootOperationNode, table: string): RootOperationNode {
+  if (!UpdateQueryNode.is(node) || !JSON.stringify(node.table).includes(`"${table}"`)) return node;
   const where = node.where?.where;
   if (!where || !AndNode.is(where)) return node;
   return { ...node, where: WhereNode.create(where.left) };

@@ -88,6 +88,8 @@ export type World = {
   /** Member ids by index, and their sponsor's index (undefined: joined under the admin). */
   sponsors: (number | undefined)[];
   labels: Map<string, string>;
+  /** The server's data directory (uploads are stored under it). */
+  dataDir: string;
   close: () => Promise<void>;
 };
 
@@ -345,6 +347,7 @@ export async function openWorld(
       members,
       sponsors,
       labels,
+      dataDir,
       close,
     };
     for (const setup of setups) await setup(world, adminUser);

@@ -1,4 +1,11 @@
-import { createPublicClient, erc20Abi, http, parseEventLogs, TransactionReceiptNotFoundError } from 'viem';
+import {
+  createPublicClient,
+  erc20Abi,
+  http,
+  parseEventLogs,
+  TransactionReceiptNotFoundError,
+  type Transport,
+} from 'viem';
 import { WEB3_CHAIN_ID } from '../../../shared/web3.ts';
 
 // Reads one transaction from the configured BNB Smart Chain RPC with viem, read-only: never a key, never
@@ -36,11 +43,13 @@ export function createChainReader(options: {
   rpcUrl: string;
   tokenContract: string;
   depositAddress: string;
+  /** How JSON-RPC requests reach the node: over HTTP to rpcUrl unless given (the money simulator's chain). */
+  transport?: Transport;
 }): ChainReader {
   // cacheTime 0: viem caches the head block number for 4 s by default, and a confirmation count read
   // from a stale head would be too low (harmless) or, across clients, inconsistent.
   const client = createPublicClient({
-    transport: http(options.rpcUrl, { retryCount: 1, timeout: 10_000 }),
+    transport: options.transport ?? http(options.rpcUrl, { retryCount: 1, timeout: 10_000 }),
     cacheTime: 0,
   });
   const token = options.tokenContract.toLowerCase();
