@@ -39,6 +39,26 @@ export const DEFECTS = {
     fragment.includes('from idempotency_keys where owner_id = ')
       ? fragment.replace('where owner_id = ', 'where 1 = 0 and owner_id = ')
       : fragment,
+  /**
+   * The daily run's unique key on ROI payments ignored: the not-yet-paid test is gone, each run's
+   * payments get new ids and the insert skips the (investment, date) rows it cannot add, so a run
+   * resumed after a crash pays again what its first chunks paid.
+   */
+  'income-twice': (fragment: string) =>
+    fragment
+      .replace(
+        'from roi_payments r where r.topup_id = t.id',
+        'from roi_payments r where 1 = 0 and r.topup_id = t.id',
+      )
+      .replace(
+        "select 'roi:' || t.id || ':' || cast(",
+        "select 'roi:' || t.id || ':' || (select count(*) from roi_payments) || ':' || cast(",
+      ),
+  /** Level income without the qualification's active directs: an upline with too few directs earns. */
+  'level-unqualified': (fragment: string) =>
+    fragment.replace('d.active_directs >= l.level', 'd.active_directs >= 0'),
+  /** A code is claimed whether or not it was used: one code, two investments. */
+  'code-twice': (fragment: string) => fragment,
 } as const;
 export type Defect = keyof typeof DEFECTS;
 
@@ -73,7 +93,8 @@ export class FaultPlugin implements KyselyPlugin {
 }
 
 function withDefect(node: RootOperationNode, defect: Defect): RootOperationNode {
-  if (defect === 'status-backwards') return withoutRankGuard(node);
+  if (defect === 'status-backwards') return withoutSecondCondition(node, 'crypto_payments');
+  if (defect === 'code-twice') return withoutSecondCondition(node, 'activation_codes');
   if (!RawNode.is(node)) return node;
   if (defect === 'no-key-record' && node.sqlFragments[0]?.startsWith('insert into idempotency_keys')) {
     // The same parameters, selected instead of inserted: the statement succeeds and stores nothing.
@@ -82,12 +103,23 @@ function withDefect(node: RootOperationNode, defect: Defect): RootOperationNode 
     );
     return RawNode.create(fragments, node.parameters);
   }
+  if (defect === 'income-twice' && node.sqlFragments[0]?.startsWith('insert into roi_payments')) {
+    // The insert skips what the unique key refuses instead of failing the chunk.
+    const last = node.sqlFragments.length - 1;
+    const fragments = node.sqlFragments.map((f, i) =>
+      i === last ? `${f} where true on conflict do nothing` : f,
+    );
+    return RawNode.create(fragments, node.parameters);
+  }
   return RawNode.create(node.sqlFragments.map(DEFECTS[defect]), node.parameters);
 }
 
-/** advanceStatus's update keeps its first condition (the payment's id) and loses the rank's. */
-function withoutRankGuard(node: RootOperationNode): RootOperationNode {
-  if (!UpdateQueryNode.is(node) || !JSON.stringify(node.table).includes('"crypto_payments"')) return node;
+/**
+ * An update of `table` keeps its first condition (the row's id) and loses the guard after it:
+ * advanceStatus's rank (crypto_payments), claimCode's "not used yet" (activation_codes).
+ */
+function withoutSecondCondition(node: RootOperationNode, table: string): RootOperationNode {
+  if (!UpdateQueryNode.is(node) || !JSON.stringify(node.table).includes(`"${table}"`)) return node;
   const where = node.where?.where;
   if (!where || !AndNode.is(where)) return node;
   return { ...node, where: WhereNode.create(where.left) };

@@ -1,16 +1,17 @@
 import type { Domain, OpBase } from '../world.ts';
+import { type IncomeOp, income } from './income.ts';
 import { type LedgerOp, ledger } from './ledger.ts';
 import { type PaymentOp, payments } from './payments.ts';
 
 // The money paths the simulator drives, each a domain (world.ts `Domain`). A new path is a file here,
 // its operations in `Op` and the domain in DOMAINS; the runner (simulator.ts) needs no change.
 
-export type Op = OpBase & (LedgerOp | PaymentOp);
+export type Op = OpBase & (LedgerOp | PaymentOp | IncomeOp);
 
 // biome-ignore lint/suspicious/noExplicitAny: each domain narrows to its own operations (domainOf)
 export type AnyDomain = Domain<any, any>;
 
-export const DOMAINS: AnyDomain[] = [ledger, payments];
+export const DOMAINS: AnyDomain[] = [ledger, payments, income];
 
 const byKind = new Map<string, AnyDomain>();
 for (const domain of DOMAINS)
