@@ -207,6 +207,35 @@ describe('POST /income/run', () => {
     await expectBooksBalanced(admin);
   });
 
+  it('stays within the 200% cap and the duration when many dates are run at once', async () => {
+    // Found by the money simulator on PostgreSQL (two catch-ups at once paying two dates): each date's
+    // run read what an investment had been paid before the other's commit, and both paid a full day.
+    const { server, admin } = await setUp();
+    const shortPlan = await createPlan(admin, { roi_percent: '1', duration_days: 2 });
+    const richPlan = await createPlan(admin, { roi_percent: '60', duration_days: 10 });
+    const owner = await member(server, admin, undefined, { business: '110' });
+    const short = await buy(owner, shortPlan, '100');
+    const rich = await buy(owner, richPlan, '10');
+    const start = await backdate(server, short, 9);
+    await backdate(server, rich, 9);
+    const admins: ApiClient[] = [admin];
+    for (let i = 1; i < 10; i += 1) admins.push(await signedInAdminClient(server.baseUrl));
+
+    const answers = await Promise.all(admins.map((a, day) => runDate(a, addDays(start, day))));
+    for (const answer of answers) expect(answer.status, answer.text).toBe(200);
+    const rows = await server.db
+      .selectFrom('topups')
+      .select(['id', 'roi_paid_cents', 'roi_days_paid'])
+      .where('user_id', '=', owner.id)
+      .execute();
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    // Rich: 6.00 a day on 10.00, capped at 20.00 (three full days and 2.00); short: its two days.
+    expect(byId.get(rich)).toMatchObject({ roi_paid_cents: 2000, roi_days_paid: 4 });
+    expect(byId.get(short)).toMatchObject({ roi_paid_cents: 200, roi_days_paid: 2 });
+    expect(await workingCents(server, owner.id)).toBe(2200);
+    await expectBooksBalanced(admin);
+  });
+
   it('rounds each payment down and leaves less than one cent per payment unpaid', async () => {
     const { server, admin } = await setUp();
     const planId = await createPlan(admin, { roi_percent: '1.37', duration_days: 30 });
