@@ -509,16 +509,19 @@ export const income: Domain<IncomeOp, IncomeState> = {
         const redeemers: [Member, string | undefined][] = [[memberAt(world, op.by), op.key]];
         if (op.rival !== undefined)
           redeemers.push([memberAt(world, op.rival), op.key === undefined ? undefined : `${op.key}/rival`]);
-        const copies = await Promise.all(
-          redeemers.map(async ([who, key], k) => {
-            for (let d = 0; d < k; d++) await new Promise((resolve) => setImmediate(resolve));
-            const member = await sessionOf(world, who);
-            const answer = await faulty(world, plan, () =>
-              redeemCode(world.db, member, v.parse(codeRedeemSchema, { code: text }).code, key),
-            );
-            return withActivation(world, { answer, code: text.toUpperCase() });
-          }),
-        );
+        const redeem = async ([who, key]: [Member, string | undefined], k: number) => {
+          for (let d = 0; d < k; d++) await new Promise((resolve) => setImmediate(resolve));
+          const member = await sessionOf(world, who);
+          const answer = await faulty(world, plan, () =>
+            redeemCode(world.db, member, v.parse(codeRedeemSchema, { code: text }).code, key),
+          );
+          return withActivation(world, { answer, code: text.toUpperCase() });
+        };
+        // At once on SQLite, where the seed decides who wins; one after the other on PostgreSQL, where
+        // the server would, so that a seed replays there (docs/simulator.md, Determinism).
+        const copies: Copy[] = [];
+        if (world.dialect === 'sqlite') copies.push(...(await Promise.all(redeemers.map(redeem))));
+        else for (const [k, r] of redeemers.entries()) copies.push(await redeem(r, k));
         const first = copies[0] as Copy;
         return { ...first.answer, seen: copies };
       }
@@ -739,7 +742,8 @@ async function runAnswer(
   copies: (Answer & { crashedOnce?: boolean })[],
   asked: (string | undefined)[],
 ): Promise<Answer> {
-  const first = copies[0] as Answer;
+  // A run that paid or found the date paid, if any: which copy it was is the database's scheduling.
+  const first = copies.find((c) => c.status === 200) ?? (copies[0] as Answer);
   const paid = await paidNow(world);
   const seen: RunSeen = {
     copies,
