@@ -47,6 +47,32 @@ const count = async (s: TestServer, table: 'roi_payments' | 'level_incomes') =>
     ).n,
   );
 
+/**
+ * A member with two investments bought `daysAgo` days back: 100.00 at 1% a day for 2 days, and 10.00 at
+ * 60% a day for 10 days, which the 200% cap ends after four (6.00, 6.00, 6.00, 2.00).
+ */
+async function shortAndRich(daysAgo: number) {
+  const { server, admin } = await setUp();
+  const shortPlan = await createPlan(admin, { roi_percent: '1', duration_days: 2 });
+  const richPlan = await createPlan(admin, { roi_percent: '60', duration_days: 10 });
+  const owner = await member(server, admin, undefined, { business: '110' });
+  const short = await buy(owner, shortPlan, '100');
+  const rich = await buy(owner, richPlan, '10');
+  const start = await backdate(server, short, daysAgo);
+  await backdate(server, rich, daysAgo);
+  return { server, admin, owner, short, rich, start };
+}
+
+/** Each investment of the member's progress, by id. */
+async function progressOf(s: TestServer, ownerId: string) {
+  const rows = await s.db
+    .selectFrom('topups')
+    .select(['id', 'roi_paid_cents', 'roi_days_paid', 'status'])
+    .where('user_id', '=', ownerId)
+    .execute();
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
 describe('POST /income/run', () => {
   it('pays the ROI to the owner and level income to qualifying uplines, once, and the books balance', async () => {
     const { server, admin } = await setUp();
@@ -176,14 +202,7 @@ describe('POST /income/run', () => {
   });
 
   it('pays each day of the duration once and stops at the 200% cap, in any order of dates', async () => {
-    const { server, admin } = await setUp();
-    const shortPlan = await createPlan(admin, { roi_percent: '1', duration_days: 2 });
-    const richPlan = await createPlan(admin, { roi_percent: '60', duration_days: 10 });
-    const owner = await member(server, admin, undefined, { business: '110' });
-    const short = await buy(owner, shortPlan, '100');
-    const rich = await buy(owner, richPlan, '10');
-    const start = await backdate(server, short, 5);
-    await backdate(server, rich, 5);
+    const { server, admin, owner, short, rich, start } = await shortAndRich(5);
 
     // Newest date first: the order in which dates are paid does not change what each pays.
     const paid: number[] = [];
@@ -195,14 +214,26 @@ describe('POST /income/run', () => {
     // Rich plan: 6.00 a day on 10.00, capped at 20.00: days 5, 4 and 3 in full and 2.00 on day 2, the
     // first four dates run. Short plan: its two days, the dates of purchase (0) and the day after (1).
     expect(paid).toEqual([1, 1, 1, 1, 1, 1]);
-    const rows = await server.db
-      .selectFrom('topups')
-      .select(['id', 'roi_paid_cents', 'roi_days_paid', 'status'])
-      .where('user_id', '=', owner.id)
-      .execute();
-    const byId = new Map(rows.map((row) => [row.id, row]));
+    const byId = await progressOf(server, owner.id);
     expect(byId.get(short)).toMatchObject({ roi_paid_cents: 200, roi_days_paid: 2, status: 'completed' });
     expect(byId.get(rich)).toMatchObject({ roi_paid_cents: 2000, roi_days_paid: 4, status: 'completed' });
+    expect(await workingCents(server, owner.id)).toBe(2200);
+    await expectBooksBalanced(admin);
+  });
+
+  it('stays within the 200% cap and the duration when many dates are run at once', async () => {
+    // Found by the money simulator on PostgreSQL (two catch-ups at once paying two dates): each date's
+    // run read what an investment had been paid before the other's commit, and both paid a full day.
+    const { server, admin, owner, short, rich, start } = await shortAndRich(9);
+    const admins: ApiClient[] = [admin];
+    for (let i = 1; i < 10; i += 1) admins.push(await signedInAdminClient(server.baseUrl));
+
+    const answers = await Promise.all(admins.map((a, day) => runDate(a, addDays(start, day))));
+    for (const answer of answers) expect(answer.status, answer.text).toBe(200);
+    const byId = await progressOf(server, owner.id);
+    // Rich: 6.00 a day on 10.00, capped at 20.00 (three full days and 2.00); short: its two days.
+    expect(byId.get(rich)).toMatchObject({ roi_paid_cents: 2000, roi_days_paid: 4 });
+    expect(byId.get(short)).toMatchObject({ roi_paid_cents: 200, roi_days_paid: 2 });
     expect(await workingCents(server, owner.id)).toBe(2200);
     await expectBooksBalanced(admin);
   });

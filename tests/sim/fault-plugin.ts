@@ -84,6 +84,26 @@ export const DEFECTS = {
   /** A credit adds its entry but not to the account's cached balance. */
   'balance-cache-skipped': (fragment: string) =>
     fragment.replace('set balance_cents = balance_cents + ', 'set balance_cents = balance_cents + 0 * '),
+  /**
+   * The daily run's unique key on ROI payments ignored: the not-yet-paid test is gone, each run's
+   * payments get new ids and the insert skips the (investment, date) rows it cannot add, so a run
+   * resumed after a crash pays again what its first chunks paid.
+   */
+  'income-twice': (fragment: string) =>
+    fragment
+      .replace(
+        'from roi_payments r where r.topup_id = t.id',
+        'from roi_payments r where 1 = 0 and r.topup_id = t.id',
+      )
+      .replace(
+        "select 'roi:' || t.id || ':' || cast(",
+        "select 'roi:' || t.id || ':' || (select count(*) from roi_payments) || ':' || cast(",
+      ),
+  /** Level income without the qualification's active directs: an upline with too few directs earns. */
+  'level-unqualified': (fragment: string) =>
+    fragment.replace('d.active_directs >= l.level', 'd.active_directs >= 0'),
+  /** A code is claimed whether or not it was used: one code, two investments. */
+  'code-twice': (fragment: string) => fragment,
 } as const;
 export type Defect = keyof typeof DEFECTS;
 
@@ -188,8 +208,17 @@ function withDefect(node: RootOperationNode, defect: Defect, plan: FaultPlan | u
   if (defect === 'withdrawal-decided-twice') return withoutGuard(node, 'withdrawals');
   if (defect === 'deposit-credited-twice') return withoutGuard(node, 'web3_deposits');
   if (defect === 'hold-settled-twice') return withoutSettlementGuards(node, plan);
+  if (defect === 'code-twice') return withoutGuard(node, 'activation_codes');
   if (!RawNode.is(node)) return node;
   if (defect === 'no-key-record' && isKeyRecord(node)) return selectInstead(node);
+  if (defect === 'income-twice' && node.sqlFragments[0]?.startsWith('insert into roi_payments')) {
+    // The insert skips what the unique key refuses instead of failing the chunk.
+    const last = node.sqlFragments.length - 1;
+    const fragments = node.sqlFragments.map((f, i) =>
+      i === last ? `${f} where true on conflict do nothing` : f,
+    );
+    return RawNode.create(fragments, node.parameters);
+  }
   return RawNode.create(node.sqlFragments.map(DEFECTS[defect]), node.parameters);
 }
 

@@ -200,6 +200,19 @@ export async function nextChunkEnd(db: Db, afterId: string, size: number): Promi
   return rows.at(-1)?.id;
 }
 
+/**
+ * PostgreSQL: locks the chunk's investments, in id order, before reading what they have been paid. Runs
+ * of two dates at once (two catch-ups, two admins) then take an investment in turn: the second waits for
+ * the first's commit and, each statement reading afresh under read committed, sees its payment, so the
+ * cap and the duration hold. Without it both read the same progress and both paid a full day. SQLite
+ * runs one writing transaction at a time.
+ */
+export async function lockChunkInvestments(trx: Db, afterId: string, lastId: string): Promise<void> {
+  if (!isPostgres(trx)) return;
+  await sql`select id from topups where status = 'active' and id > ${afterId} and id <= ${lastId}
+    order by id for no key update`.execute(trx);
+}
+
 async function ensureRoiBatch(trx: Db): Promise<void> {
   await sql`create temp table if not exists income_roi_batch (id text primary key, topup_id text not null,
     user_id text not null, username text not null, plan_name text not null, amount_cents bigint not null)`.execute(

@@ -11,6 +11,7 @@ import {
   claimRun,
   closeEndedInvestments,
   finishRun,
+  lockChunkInvestments,
   nextChunkEnd,
   oldestActiveStart,
   payChunk,
@@ -85,6 +86,7 @@ export async function runIncomeDate(
       const chunk = await db.transaction().execute(async (trx) => {
         if (!(await renewLease(trx, request.date, PROCESS_OWNER, options.leaseMs))) throw new LostLease();
         const nowIso = new Date().toISOString();
+        await lockChunkInvestments(trx, afterId, lastId);
         await resetLevelWork(trx);
         if ((await selectRoiBatch(trx, request.date, afterId, lastId)) === 0) return undefined;
         await roiBatchAsLevelSources(trx);
