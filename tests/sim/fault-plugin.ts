@@ -232,7 +232,9 @@ const NEVER = () => RawNode.createWithSql('1 = 0');
  */
 function withoutSettlementGuards(node: RootOperationNode, plan: FaultPlan | undefined): RootOperationNode {
   if (RawNode.is(node))
-    return node.sqlFragments[0]?.startsWith('insert into ledger_transfers')
+    // The ledger's one-row insert (insertTransfer), not the income run's insert ... select.
+    return node.sqlFragments[0]?.startsWith('insert into ledger_transfers') &&
+      node.sqlFragments.join('').includes('values (')
       ? RawNode.create(
           node.sqlFragments.map((f, i) =>
             i === node.sqlFragments.length - 1 ? `${f} on conflict do nothing` : f,

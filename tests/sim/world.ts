@@ -167,6 +167,11 @@ export type Domain<O extends { kind: string }, S> = {
    */
   learn(c: Ctx<S>, op: OpBase & O, answer: Answer, ownerKey: string | undefined): string | undefined;
   learnRank?(op: OpBase & O): number;
+  /**
+   * Whether a client sends this operation again after it failed, though it carries no key: a request
+   * repeated by nature (a provider retries a callback it got no 200 for; a status page asks again).
+   */
+  resends?(op: OpBase & O): boolean;
   /** The id a retry's replay must name again (default: the answer's `transfer.id`). */
   resultId?(answer: Answer): string | undefined;
   /** The domain's own counts for the run's summary (e.g. payments credited). */
@@ -216,6 +221,21 @@ export const faulty = (world: World, plan: FaultPlan, work: () => Promise<Outcom
     }),
   );
 };
+
+/**
+ * A read the simulator makes to observe what a call did (not part of the call): on the database open
+ * now, after a dropped process's database is open again, and again if it was dropped during the read.
+ */
+export async function observe<T>(world: World, read: (db: Db) => Promise<T>): Promise<T> {
+  for (;;) {
+    await world.reopening;
+    try {
+      return await read(world.db);
+    } catch (error) {
+      if (!(error instanceof InjectedFault)) throw error;
+    }
+  }
+}
 
 /** The signed-in person as a request would find them; a client whose session ended signs in again. */
 export async function sessionOf(world: World, who: Member): Promise<SessionUser> {

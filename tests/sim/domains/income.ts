@@ -38,6 +38,7 @@ import {
   faulty,
   type Member,
   memberAt,
+  observe,
   sessionOf,
   type World,
 } from '../world.ts';
@@ -263,17 +264,18 @@ function notDue(inv: Investment, date: string): string | undefined {
 /** Reads what the step's runs paid (rows written at this simulated instant: this step's). */
 async function paidNow(world: World) {
   const now = new Date().toISOString();
-  const roi = await world.db
-    .selectFrom('roi_payments')
-    .select(['id', 'topup_id', 'user_id', 'run_date', 'amount_cents'])
-    .where('created_at', '=', now)
-    .execute();
-  const level = await world.db
-    .selectFrom('level_incomes')
-    .select(['id', 'roi_payment_id', 'user_id', 'level', 'amount_cents'])
-    .where('created_at', '=', now)
-    .execute();
-  return { roi, level };
+  return observe(world, async (db) => ({
+    roi: await db
+      .selectFrom('roi_payments')
+      .select(['id', 'topup_id', 'user_id', 'run_date', 'amount_cents'])
+      .where('created_at', '=', now)
+      .execute(),
+    level: await db
+      .selectFrom('level_incomes')
+      .select(['id', 'roi_payment_id', 'user_id', 'level', 'amount_cents'])
+      .where('created_at', '=', now)
+      .execute(),
+  }));
 }
 
 /** Runs `work` once per copy, all at once, each crashed copy retried once as its client would. */
@@ -659,11 +661,13 @@ export const income: Domain<IncomeOp, IncomeState> = {
 async function withActivation(world: World, copy: Copy): Promise<Copy> {
   const id = (copy.answer.body as TopupBody | undefined)?.topup?.id;
   if (copy.answer.status !== 201 || !id) return copy;
-  const activation = await world.db
-    .selectFrom('activation_incomes')
-    .select(['id', 'user_id', 'level', 'amount_cents'])
-    .where('topup_id', '=', id)
-    .execute();
+  const activation = await observe(world, (db) =>
+    db
+      .selectFrom('activation_incomes')
+      .select(['id', 'user_id', 'level', 'amount_cents'])
+      .where('topup_id', '=', id)
+      .execute(),
+  );
   return { ...copy, activation };
 }
 
