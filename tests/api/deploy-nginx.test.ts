@@ -141,13 +141,16 @@ describe('the shipped nginx site in front of two server processes', () => {
       expect(res.status).toBe(200);
       expect(res.body.auth.email).toBe(member.email);
     }
-    const answeredBy = nginx
-      .accessLog()
-      .slice(before)
-      .split('\n')
-      .filter((line) => line.includes('GET /api/v1/auth/session '))
-      .map((line) => line.split(' ').at(-1));
-    expect(answeredBy).toHaveLength(4);
+    const answered = () =>
+      nginx
+        .accessLog()
+        .slice(before)
+        .split('\n')
+        .filter((line) => line.includes('GET /api/v1/auth/session '))
+        .map((line) => line.split(' ').at(-1));
+    // nginx writes a request's log line after it has sent the answer: the last may not be there yet.
+    await expect.poll(() => answered().length, { timeout: 5_000 }).toBe(4);
+    const answeredBy = answered();
     expect(new Set(answeredBy)).toEqual(new Set(upstreams()));
   });
 

