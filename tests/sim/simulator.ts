@@ -187,10 +187,8 @@ async function runOp(
   /** A success the client never saw: its retries must be answered with the same result. */
   let unseen = (lost || first.dropped) && op.key !== undefined && succeeded(first) ? first : undefined;
   // A client with a key sends the same request again until it gets an answer (a few times at most);
-  // one without a key cannot know whether it is safe to, and does not, unless the request is one that
-  // is repeated by nature (a provider's callback is delivered again, a status page asks again).
-  const resends = op.key !== undefined || domain.resends?.(op) === true;
-  for (let attempt = 0; resends && attempt < 5; attempt++) {
+  // one without a key cannot know whether it is safe to, and does not.
+  for (let attempt = 0; op.key !== undefined && attempt < 5; attempt++) {
     if (!(answer.crashed || answer.dropped || (lost && attempt === 0))) break;
     await world.reopening;
     answer = await sendOnce(world, c, domain, op, retryPlan());

@@ -169,11 +169,6 @@ export type Domain<O extends { kind: string }, S> = {
    */
   learn(c: Ctx<S>, op: OpBase & O, answer: Answer, ownerKey: string | undefined): string | undefined;
   learnRank?(op: OpBase & O): number;
-  /**
-   * Whether a client sends this operation again after it failed, though it carries no key: a request
-   * repeated by nature (a provider retries a callback it got no 200 for; a status page asks again).
-   */
-  resends?(op: OpBase & O): boolean;
   /** The id a retry's replay must name again (default: the answer's `transfer.id`). */
   resultId?(answer: Answer): string | undefined;
   /** The domain's own counts for the run's summary (e.g. payments credited). */

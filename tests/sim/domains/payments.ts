@@ -150,9 +150,6 @@ export const payments: Domain<PaymentOp, PaymentsState> = {
     }
   },
 
-  // NOWPayments delivers a callback again until it is answered 200; the member's page polls again. A
-  // crash after the status was stored leaves it stored: the repeat must find it so, not move it again.
-  resends: (op) => op.kind !== 'pay-create',
   resultId: (answer) => (answer.body as { payment_id?: string } | undefined)?.payment_id,
   summary: (state) => ({ credited: state.credits }),
 
