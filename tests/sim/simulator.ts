@@ -100,7 +100,7 @@ export function generate(
     }
     const key = r.chance(0.85) ? `k${seed}-${i}` : undefined;
     const domain = pickDomain(r.next() * TOTAL_WEIGHT);
-    ops.push({ ...common, ...domain.generate(r, { seed, index: i, members: opts.members, key }) } as Op);
+    ops.push({ ...common, ...domain.generate(r, { members: opts.members, key }) } as Op);
   }
   return ops;
 }
@@ -185,7 +185,7 @@ async function runOp(
   let answer: Sent = first;
   let droppedUnder = first.dropped === true;
   /** A success the client never saw: its retries must be answered with the same result. */
-  let unseen = (lost || first.dropped) && op.key !== undefined && succeeded(first) ? first : undefined;
+  let unseen = lost || first.dropped ? (succeeded(first) ? first : undefined) : undefined;
   // A client with a key sends the same request again until it gets an answer (a few times at most);
   // one without a key cannot know whether it is safe to, and does not.
   for (let attempt = 0; op.key !== undefined && attempt < 5; attempt++) {
@@ -196,7 +196,7 @@ async function runOp(
     if (answer.dropped) {
       droppedUnder = true;
       result.faults.inFlightAtDrop += 1;
-      if (op.key !== undefined) unseen ??= succeeded(answer) ? answer : undefined;
+      unseen ??= succeeded(answer) ? answer : undefined;
     }
   }
   if (droppedUnder && answer.replayed && !answer.dropped) result.faults.replayedAfterDrop += 1;

@@ -87,8 +87,6 @@ export type World = {
   reopening: Promise<void>;
   admin: Member;
   members: Member[];
-  /** Member ids by index, and their sponsor's index (undefined: joined under the admin). */
-  sponsors: (number | undefined)[];
   labels: Map<string, string>;
   /** The server's data directory (uploads are stored under it). */
   dataDir: string;
@@ -141,7 +139,7 @@ export class Model {
 export type Ctx<S> = { world: World; model: Model; state: S };
 
 /** What a seed's generator offers a domain for one operation. */
-export type GenContext = { seed: number; index: number; members: number; key: string | undefined };
+export type GenContext = { members: number; key: string | undefined };
 
 /**
  * One money path's operations. `O` is the domain's operation shape (its `kind` and raw inputs), `S` its
@@ -330,7 +328,6 @@ export async function openWorld(
     const r = rng(seed ^ 0x5eed);
     const rows: UserTable[] = [];
     const members: Member[] = [];
-    const sponsors: (number | undefined)[] = [];
     for (let i = 0; i < memberCount; i++) {
       const sponsor = rows.length > 0 && r.chance(0.8) ? r.int(0, rows.length - 1) : undefined;
       const row = await register(
@@ -346,7 +343,6 @@ export async function openWorld(
         ctx(i + 1),
       );
       rows.push(row);
-      sponsors.push(sponsor);
       // Most members are active (they may send); a few are not, and are refused as senders.
       if (r.chance(0.85))
         await updateMember(db, adminUser, row.id, v.parse(memberEditSchema, { is_active: 'active' }));
@@ -362,7 +358,6 @@ export async function openWorld(
       reopening: Promise.resolve(),
       admin: { id: adminRow.id, token: adminSession.token },
       members,
-      sponsors,
       labels,
       dataDir,
       close,
