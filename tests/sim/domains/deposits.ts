@@ -23,6 +23,7 @@ import {
   web3DepositRequestSchema,
   web3RejectSchema,
 } from '../../../src/shared/web3.ts';
+import { InjectedFault } from '../fault-plugin.ts';
 import type { Rng } from '../prng.ts';
 import {
   OTHER_ADDRESS,
@@ -513,7 +514,9 @@ async function imageFor(
     });
     if (cacheKey) state.images.set(cacheKey, stored.name);
     return stored.name;
-  } catch {
+  } catch (error) {
+    // A dropped process: the upload failed as the request would (its client sends both again).
+    if (error instanceof InjectedFault) throw error;
     // 429 past the uploads an hour allows: the report goes without its screenshot.
     return undefined;
   }
