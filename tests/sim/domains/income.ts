@@ -562,6 +562,9 @@ export const income: Domain<IncomeOp, IncomeState> = {
 
   learn({ world, model, state }, op, answer, ownerKey) {
     state.dirty = true;
+    // The process was dropped before the call reached the service (while its client signed in): the
+    // simulator saw no answer of the service's, and nothing was done.
+    if (answer.crashed && answer.seen === undefined) return undefined;
     switch (op.kind) {
       case 'topup': {
         const [copy] = answer.seen as Copy[];
@@ -859,4 +862,23 @@ function learnRun(
     }
   }
   return undefined;
+}
+
+/**
+ * An investment another domain's answer made (a compound request approved: withdrawals.ts), learned as
+ * a top-up's is: its money from `payerAccount` into the owner's `invested`, the owner's activation, its
+ * activation income (`activation`: the rows the investment wrote), all checked as a top-up's.
+ */
+export function learnMadeInvestment(
+  model: Ctx<IncomeState>['model'],
+  incomeState: unknown,
+  topup: NonNullable<TopupBody['topup']>,
+  activation: (Row & { level: number | string })[],
+  payerAccount: string,
+  order: { planId: string; cents: number },
+): string | undefined {
+  const state = incomeState as IncomeState;
+  state.dirty = true;
+  const copy: Copy = { answer: { status: 201, body: { topup } }, activation };
+  return learnInvestment(model, state, copy, payerAccount, topup.user_id, order);
 }
