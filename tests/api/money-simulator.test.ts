@@ -5,7 +5,7 @@ import { generate, type Op, runOps, shrink, simulate } from '../sim/simulator.ts
 // The money simulator (docs/simulator.md) on this project's database: fixed seeds of 10,000 random
 // operations (transfers, review holds and decisions, admin adjustments, crypto payments and their
 // callbacks, withdrawals and their decisions, manual and on-chain deposits, top-ups, activation codes,
-// daily income runs and catch-ups; invalid inputs, repeated Idempotency-Keys, concurrent requests,
+// daily income runs and catch-ups, reward claims, salary runs and CTO payments; invalid inputs, repeated Idempotency-Keys, concurrent requests,
 // injected crashes, dropped processes and lost answers with their retries), the books checked after
 // every step. A failure names the seed, the step
 // and the broken rule; `npm run simulate -- --seed N` replays it and shrinks it.
@@ -46,6 +46,16 @@ describe('money simulator', () => {
           'wd-cancel 200',
           'wd-cancel 409',
           'wd-payout 201',
+          'wd-roi 201',
+          'wd-roi 404',
+          'wd-roi 422',
+          'wd-principal 201',
+          'wd-principal 404',
+          'wd-principal 422',
+          'wd-compound 201',
+          'wd-compound 400',
+          'wd-compound-amount 200',
+          'wd-compound-amount 409',
           'dep-add 201',
           'dep-add 409',
           'dep-decide 200',
@@ -67,6 +77,18 @@ describe('money simulator', () => {
           'income-run 200',
           'income-run 400',
           'income-catchup 200',
+          'reward-claim 201',
+          'reward-claim 409',
+          'reward-claim 422',
+          'reward-carry 200',
+          'reward-carry 422',
+          'salary-run 200',
+          'salary-run 400',
+          'salary-catchup 200',
+          'cto-pay 201',
+          'cto-pay 409',
+          'cto-pay 422',
+          'cto-exclude 200',
         ])
           expect(result.answers[answer] ?? 0, answer).toBeGreaterThan(0);
         expect(result.fullChecks).toBeGreaterThan(0);
@@ -77,12 +99,27 @@ describe('money simulator', () => {
         expect(result.faults.inFlightAtDrop).toBeGreaterThan(0);
         expect(result.summary.credited).toBeGreaterThan(0);
         expect(result.summary.withdrawals_decided).toBeGreaterThan(0);
+        // Every kind of withdrawal was held and decided: ROI and principal paid out, compounds invested.
+        for (const made of [
+          'roi_withdrawals',
+          'roi_withdrawals_approved',
+          'principal_withdrawals',
+          'principal_withdrawals_approved',
+          'compound_requests',
+          'compounds_invested',
+          'compound_changes',
+        ])
+          expect(result.summary[made] ?? 0, made).toBeGreaterThan(0);
         expect(result.summary.manual_deposits_credited).toBeGreaterThan(0);
         expect(result.summary.chain_deposits_credited).toBeGreaterThan(0);
         // Income was paid and checked: ROI, level and activation income, over many settled dates.
         for (const paid of ['roiPayments', 'levelPayments', 'activationPayments', 'codesRedeemed'])
           expect(result.summary[paid] ?? 0, paid).toBeGreaterThan(0);
         expect(result.summary.datesSettled).toBeGreaterThan(30);
+        // Rewards, salaries and the CTO were paid and checked, not only refused.
+        for (const paid of ['rewardsClaimed', 'carryForwards', 'salaryPayments', 'ctoPayments', 'ctoPayouts'])
+          expect(result.summary[paid] ?? 0, paid).toBeGreaterThan(0);
+        expect(result.summary.salaryMonthsSettled).toBeGreaterThan(3);
       },
       RUN_MS,
     );
@@ -199,7 +236,7 @@ describe('money simulator finds deliberate defects', () => {
     },
     // Found late in its run (a resumed or repeated date): replayed whole, not shrunk.
     'income-twice': {
-      seed: 5,
+      seed: 1,
       message:
         /level income \S+ was paid without its ROI payment|(:working|platform:income) holds -?\d+ .*but the answers given add up to/,
     },
@@ -207,9 +244,11 @@ describe('money simulator finds deliberate defects', () => {
     'level-unqualified': {
       seed: 3,
       message: /paid \[.*\], but RULES.md's qualification rule pays \[.*\]/,
-      atMost: 10,
+      atMost: 12,
     },
     'code-twice': { seed: 1, message: /the code \w+ was redeemed twice/, atMost: 3 },
+    // A claim needs team business: the shrunk run keeps a downline's investment before the two claims.
+    'reward-twice': { seed: 14, message: /the reward m\d's [\w ]+ was claimed twice/, atMost: 6 },
   };
   for (const [defect, { seed, message, atMost }] of Object.entries(found) as [
     Defect,

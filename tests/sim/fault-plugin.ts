@@ -10,6 +10,8 @@ import type {
 import {
   AndNode,
   createQueryId,
+  InsertQueryNode,
+  OnConflictNode,
   OnNode,
   RawNode,
   SelectQueryNode,
@@ -104,6 +106,11 @@ export const DEFECTS = {
     fragment.replace('d.active_directs >= l.level', 'd.active_directs >= 0'),
   /** A code is claimed whether or not it was used: one code, two investments. */
   'code-twice': (fragment: string) => fragment,
+  /**
+   * A reward claim's unique (member, reward) key ignored: the claim's insert skips the row it cannot
+   * add instead of failing, and the reward is paid again.
+   */
+  'reward-twice': (fragment: string) => fragment,
 } as const;
 export type Defect = keyof typeof DEFECTS;
 
@@ -209,6 +216,12 @@ function withDefect(node: RootOperationNode, defect: Defect, plan: FaultPlan | u
   if (defect === 'deposit-credited-twice') return withoutGuard(node, 'web3_deposits');
   if (defect === 'hold-settled-twice') return withoutSettlementGuards(node, plan);
   if (defect === 'code-twice') return withoutGuard(node, 'activation_codes');
+  if (
+    defect === 'reward-twice' &&
+    InsertQueryNode.is(node) &&
+    JSON.stringify(node.into).includes('"reward_claims"')
+  )
+    return { ...node, onConflict: OnConflictNode.cloneWith(OnConflictNode.create(), { doNothing: true }) };
   if (!RawNode.is(node)) return node;
   if (defect === 'no-key-record' && isKeyRecord(node)) return selectInstead(node);
   if (defect === 'income-twice' && node.sqlFragments[0]?.startsWith('insert into roi_payments')) {
