@@ -184,11 +184,14 @@ async function runOp(
   if (lost) result.faults.lostAnswers += 1;
   let answer: Sent = first;
   let droppedUnder = first.dropped === true;
-  /** A success the client never saw: its retries must be answered with the same result. */
-  let unseen = lost || first.dropped ? (succeeded(first) ? first : undefined) : undefined;
+  const keyed = op.key !== undefined;
+  /** A success the client never saw: its retries under the key must be answered with the same result. */
+  let unseen = keyed && (lost || first.dropped) && succeeded(first) ? first : undefined;
   // A client with a key sends the same request again until it gets an answer (a few times at most);
-  // one without a key cannot know whether it is safe to, and does not.
-  for (let attempt = 0; op.key !== undefined && attempt < 5; attempt++) {
+  // one without a key cannot know whether it is safe to, and does not, unless the request is safe to
+  // repeat by its content (a provider's notification, a status poll: the domain's `resends`).
+  const resends = keyed || domain.resends?.(op) === true;
+  for (let attempt = 0; resends && attempt < 5; attempt++) {
     if (!(answer.crashed || answer.dropped || (lost && attempt === 0))) break;
     await world.reopening;
     answer = await sendOnce(world, c, domain, op, retryPlan());
@@ -196,7 +199,7 @@ async function runOp(
     if (answer.dropped) {
       droppedUnder = true;
       result.faults.inFlightAtDrop += 1;
-      unseen ??= succeeded(answer) ? answer : undefined;
+      if (keyed) unseen ??= succeeded(answer) ? answer : undefined;
     }
   }
   if (droppedUnder && answer.replayed && !answer.dropped) result.faults.replayedAfterDrop += 1;

@@ -161,6 +161,12 @@ export type Domain<O extends { kind: string }, S> = {
   setup?(c: Ctx<S>, admin: SessionUser): Promise<void>;
   /** Who owns the operation's Idempotency-Key (the signed-in person who sends it). */
   owner(world: World, op: OpBase & O): string;
+  /**
+   * Whether a client sends the operation again without an Idempotency-Key after it failed, as a
+   * provider resends a notification until it is answered and a page polls again (an operation that is
+   * safe to repeat by its content). Without a key, only these are sent again.
+   */
+  resends?(op: OpBase & O): boolean;
   /** Called once before the first send of an operation (not before its retry). */
   prepare?(c: Ctx<S>, op: OpBase & O): void;
   /** Sends the operation once, as the client would, with `plan` deciding its injected fault. */
