@@ -137,8 +137,9 @@ async function sendOnce(
   try {
     answer = await domain.send(c, op, plan);
   } catch (error) {
-    // Outside the route's work (signing in) on a dropped process.
-    if (!(error instanceof InjectedFault)) throw error;
+    // Outside the route's work (signing in) on a dropped process: the injected fault, or whatever the
+    // closing database answered a statement in flight ("cannot commit - no transaction is active").
+    if (!(error instanceof InjectedFault) && !process.dropped) throw error;
     answer = { status: 0, crashed: true };
   }
   if (!process.dropped) return answer;

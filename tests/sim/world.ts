@@ -234,10 +234,11 @@ export const faulty = (world: World, plan: FaultPlan, work: () => Promise<Outcom
 export async function observe<T>(world: World, read: (db: Db) => Promise<T>): Promise<T> {
   for (;;) {
     await world.reopening;
+    const process = world.plugin;
     try {
       return await read(world.db);
     } catch (error) {
-      if (!(error instanceof InjectedFault)) throw error;
+      if (!(error instanceof InjectedFault) && !process.dropped) throw error;
     }
   }
 }
