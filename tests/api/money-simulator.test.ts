@@ -160,6 +160,45 @@ describe('money simulator', () => {
     RUN_MS,
   );
 
+  it(
+    "a status poll that fails after storing the provider's status is polled again, and the model learns what it stored",
+    async () => {
+      const op = (extra: Partial<Op>) =>
+        ({ join: false, delay: 0, advanceMs: 1_000, key: undefined, fault: undefined, ...extra }) as Op;
+      // The provider's invoice reaches `finished` with no callback the service accepts (bad signatures);
+      // then the member's page polls, and the poll fails before its statement k: before its commit
+      // (nothing stored) or after it (finished stored and the wallet credited, the answer lost). The page
+      // polls again either way, without a key; the books must show one credit, which the model learned.
+      const advance = op({ kind: 'pay-advance', pick: 0, roll: 0, badSignature: true });
+      // Every statement of the poll in turn, until k is past its last (14 statements here; only the
+      // last comes after the commit, and before this was mended it left the model one credit behind).
+      let statements = 0;
+      for (let k = 1; k <= 40; k++) {
+        const ops = [
+          op({
+            kind: 'pay-create',
+            by: 0,
+            key: 'invoice',
+            body: { price_amount: '25.00', price_currency: 'usd', pay_currency: 'usdtbsc' },
+          }),
+          advance,
+          advance,
+          advance,
+          advance,
+          op({ kind: 'pay-poll', pick: 0, asOwner: true, back: 0, fault: { failBefore: k } }),
+        ];
+        const result = await runOps({ seed: 1, ops: ops.length, dialect, maxConcurrency: 1 }, ops);
+        expect(result.failure, `failure before statement ${k}`).toBeUndefined();
+        expect(result.summary.credited, `statement ${k}`).toBe(1);
+        if (result.faults.injected === 0) break;
+        statements = k;
+        expect(result.answers['pay-poll 200'], `statement ${k}`).toBe(1);
+      }
+      expect(statements).toBeGreaterThanOrEqual(10);
+    },
+    RUN_MS,
+  );
+
   // On PostgreSQL, operations in flight together interleave as the server's scheduling goes, not only
   // as the seed says: the run is the same one operation at a time.
   it(

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import type { Defect } from './fault-plugin.ts';
 import { generate, runOps, shrink, simulate } from './simulator.ts';
 
-// npm run simulate -- --seed N --ops M [--db sqlite|postgres] [--concurrency C]
+// npm run simulate -- --seed N --ops M [--db sqlite|postgres] [--concurrency C] [--progress-seconds S]
 // Prints what the run did and how fast; a failing run prints its seed, step and the shortest list of
 // operations it shrank to, and exits 1.
 
@@ -14,6 +14,7 @@ const { values } = parseArgs({
     concurrency: { type: 'string', default: '4' },
     'shrink-budget': { type: 'string', default: '200' },
     defect: { type: 'string' },
+    'progress-seconds': { type: 'string', default: '10' },
   },
 });
 const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed);
@@ -27,7 +28,18 @@ const options = {
 } as const;
 
 const started = performance.now();
-const result = await simulate(options);
+// A long run says how far it is, on standard error (standard output stays one JSON report).
+const progress = (done: { ops: number; steps: number; checks: number; statements: number }) => {
+  const elapsed = (performance.now() - started) / 1000;
+  console.error(
+    `${elapsed.toFixed(0)} s: ${done.ops} of ${options.ops} operations (${Math.round(done.ops / elapsed)}/s), ${done.steps} steps checked, ${done.statements} statements, ${Math.round(process.memoryUsage().rss / 2 ** 20)} MiB`,
+  );
+};
+const result = await simulate({
+  ...options,
+  progress,
+  progressEveryMs: Number(values['progress-seconds']) * 1000,
+});
 const seconds = (performance.now() - started) / 1000;
 console.log(
   JSON.stringify(

@@ -137,8 +137,9 @@ async function sendOnce(
   try {
     answer = await domain.send(c, op, plan);
   } catch (error) {
-    // Outside the route's work (signing in) on a dropped process.
-    if (!(error instanceof InjectedFault)) throw error;
+    // Outside the route's work (signing in) on a dropped process: the injected fault, or whatever the
+    // closing database answered a statement in flight ("cannot commit - no transaction is active").
+    if (!(error instanceof InjectedFault) && !process.dropped) throw error;
     answer = { status: 0, crashed: true };
   }
   if (!process.dropped) return answer;
@@ -184,11 +185,14 @@ async function runOp(
   if (lost) result.faults.lostAnswers += 1;
   let answer: Sent = first;
   let droppedUnder = first.dropped === true;
-  /** A success the client never saw: its retries must be answered with the same result. */
-  let unseen = lost || first.dropped ? (succeeded(first) ? first : undefined) : undefined;
+  const keyed = op.key !== undefined;
+  /** A success the client never saw: its retries under the key must be answered with the same result. */
+  let unseen = keyed && (lost || first.dropped) && succeeded(first) ? first : undefined;
   // A client with a key sends the same request again until it gets an answer (a few times at most);
-  // one without a key cannot know whether it is safe to, and does not.
-  for (let attempt = 0; op.key !== undefined && attempt < 5; attempt++) {
+  // one without a key cannot know whether it is safe to, and does not, unless the request is safe to
+  // repeat by its content (a provider's notification, a status poll: the domain's `resends`).
+  const resends = keyed || domain.resends?.(op) === true;
+  for (let attempt = 0; resends && attempt < 5; attempt++) {
     if (!(answer.crashed || answer.dropped || (lost && attempt === 0))) break;
     await world.reopening;
     answer = await sendOnce(world, c, domain, op, retryPlan());
@@ -196,7 +200,7 @@ async function runOp(
     if (answer.dropped) {
       droppedUnder = true;
       result.faults.inFlightAtDrop += 1;
-      unseen ??= succeeded(answer) ? answer : undefined;
+      if (keyed) unseen ??= succeeded(answer) ? answer : undefined;
     }
   }
   if (droppedUnder && answer.replayed && !answer.dropped) result.faults.replayedAfterDrop += 1;
@@ -222,8 +226,17 @@ async function runOp(
   return undefined;
 }
 
-/** Every this many steps (and at the last), everything is checked, not only what the step changed. */
+/**
+ * Every this many steps (and at the last), everything is checked, not only what the step changed; once
+ * the ledger is longer than `FULL_CHECK_EVERY * FULL_CHECK_ROWS_PER_STEP` rows, every (rows / that) steps
+ * instead: a full check reads the whole ledger, so at a fixed interval a long run (a million operations)
+ * would spend its time re-reading its own past. A 10,000-operation run stays at the fixed interval; the
+ * interval follows the seed's own ledger, so a seed still checks at the same steps.
+ */
 export const FULL_CHECK_EVERY = 250;
+const FULL_CHECK_ROWS_PER_STEP = 200;
+const fullCheckInterval = (rows: number) =>
+  Math.max(FULL_CHECK_EVERY, Math.floor(rows / FULL_CHECK_ROWS_PER_STEP));
 
 type Entry = { balance: number; held: number };
 type LedgerRow = {
@@ -283,8 +296,8 @@ function rowsSince(world: World, mark: number): Promise<LedgerRow[]> {
     world.dialect === 'sqlite'
       ? sql<LedgerRow>`select rowid as mark, id, debit_account_id, credit_account_id, amount_cents, phase
           from ledger_transfers where rowid > ${mark}`
-      : sql<LedgerRow>`select xmin::text::bigint as mark, id, debit_account_id, credit_account_id,
-          amount_cents, phase from ledger_transfers where xmin::text::bigint > ${mark}`;
+      : sql<LedgerRow>`select sim_mark as mark, id, debit_account_id, credit_account_id, amount_cents,
+          phase from ledger_transfers where sim_mark > ${mark}`;
   return query.execute(world.db).then((r) => r.rows);
 }
 
@@ -459,6 +472,8 @@ export async function runOps(options: SimOptions, ops: Op[]): Promise<SimResult>
     );
     const w = world;
     const books = new Books();
+    let nextFull = FULL_CHECK_EVERY;
+    let nextProgress = performance.now() + (options.progressEveryMs ?? 10_000);
     let i = 0;
     while (i < ops.length) {
       const start = i;
@@ -484,13 +499,23 @@ export async function runOps(options: SimOptions, ops: Op[]): Promise<SimResult>
       learners.sort((a, b) => a.rank - b.rank || a.index - b.index);
       const found =
         broken.find((b) => b !== undefined) ?? learners.map((l) => l.learn()).find((b) => b !== undefined);
-      const full = result.steps % FULL_CHECK_EVERY === 0 || i >= ops.length;
+      const full = result.steps >= nextFull || i >= ops.length;
+      if (full) nextFull = result.steps + fullCheckInterval(books.rows);
       const message = found ?? (await (full ? checkAll : checkStep)(w, model, books));
       result.checks += found ? 0 : 1;
       result.fullChecks += found || !full ? 0 : 1;
       if (message) {
         result.failure = { step: result.steps, opIndex: i - 1, message };
         break;
+      }
+      if (options.progress && performance.now() >= nextProgress) {
+        nextProgress = performance.now() + (options.progressEveryMs ?? 10_000);
+        options.progress({
+          ops: i,
+          steps: result.steps,
+          checks: result.checks,
+          statements: w.plugin.statements,
+        });
       }
     }
     result.statements = w.plugin.statements;

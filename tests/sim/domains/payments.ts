@@ -13,7 +13,7 @@ import {
   PAYMENT_STATUS_RANK,
   type PaymentStatus,
 } from '../../../src/shared/payments.ts';
-import { SimProvider } from '../sim-provider.ts';
+import { type SimInvoice, SimProvider } from '../sim-provider.ts';
 import { amountInput, type Ctx, type Domain, faulty, type Member, memberAt, sessionOf } from '../world.ts';
 
 // Crypto payments: a member's invoice, the provider's callbacks (in order, late, repeated, out of order,
@@ -41,6 +41,13 @@ type PaymentsState = {
   credits: number;
   /** Payments a call or an answer of the current step named (what a step check reads). */
   dirty: Set<string>;
+  /**
+   * The history entry each callback and poll carries, fixed when it is first sent, so that a resend
+   * after a failure carries the same one: the provider sends the same notification again, and the
+   * page's poll reads the provider as the failed one did. (Rebuilt at the resend, a callback could
+   * carry a status that a concurrent advance had added since, one the service was never sent first.)
+   */
+  pins: WeakMap<object, { invoice: SimInvoice; index: number }>;
 };
 
 const IPN_SECRET = 'simulated-ipn-secret';
@@ -54,7 +61,13 @@ export const payments: Domain<PaymentOp, PaymentsState> = {
   name: 'payments',
   kinds: ['pay-create', 'pay-advance', 'pay-callback', 'pay-poll'],
   weight: 0.36,
-  state: () => ({ provider: new SimProvider(), payments: new Map(), credits: 0, dirty: new Set() }),
+  state: () => ({
+    provider: new SimProvider(),
+    payments: new Map(),
+    credits: 0,
+    dirty: new Set(),
+    pins: new WeakMap(),
+  }),
 
   generate(r, g) {
     const roll = r.next() * 0.36;
@@ -97,17 +110,25 @@ export const payments: Domain<PaymentOp, PaymentsState> = {
   owner: (world, op) => (op.kind === 'pay-create' ? memberAt(world, op.by).id : world.admin.id),
 
   prepare({ state }, op) {
-    if (op.kind !== 'pay-advance') return;
+    if (op.kind === 'pay-create') return;
     const invoice = invoiceOf(state, op.pick);
-    if (invoice) state.provider.advance(invoice, op.roll);
+    if (!invoice) return;
+    if (op.kind === 'pay-advance') state.provider.advance(invoice, op.roll);
+    const back = op.kind === 'pay-advance' ? 0 : op.back;
+    state.pins.set(op, { invoice, index: Math.max(0, invoice.history.length - 1 - back) });
   },
+
+  // A provider sends a notification again until it is answered 200, and the payment page polls
+  // again: after a failure, the same request goes again without a key (each is safe to repeat).
+  resends: (op) => op.kind !== 'pay-create',
 
   async send({ world, state }, op, plan) {
     let read: ProviderPayment | undefined;
-    const deps = (back = 0): PaymentsDeps => ({
+    const pin = state.pins.get(op);
+    const deps = (): PaymentsDeps => ({
       db: world.db,
       provider: state.provider.as(
-        (invoice) => Math.max(0, invoice.history.length - 1 - back),
+        (invoice) => (invoice === pin?.invoice ? pin.index : invoice.history.length - 1),
         (seen) => {
           read = seen;
         },
@@ -127,24 +148,22 @@ export const payments: Domain<PaymentOp, PaymentsState> = {
       }
       case 'pay-advance':
       case 'pay-callback': {
-        const invoice = invoiceOf(state, op.pick);
-        if (!invoice) return { status: 404 };
-        state.dirty.add(invoice.id);
-        const back = op.kind === 'pay-callback' ? op.back : 0;
-        const body = invoice.history[Math.max(0, invoice.history.length - 1 - back)];
+        if (!pin) return { status: 404 };
+        state.dirty.add(pin.invoice.id);
+        const body = pin.invoice.history[pin.index];
         const signature = op.badSignature ? 'f'.repeat(128) : ipnSignature(body, IPN_SECRET);
-        return run(async () => ({ statusCode: 200, body: await handleIpn(deps(back), body, signature) }));
+        return run(async () => ({ statusCode: 200, body: await handleIpn(deps(), body, signature) }));
       }
       case 'pay-poll': {
-        const invoice = invoiceOf(state, op.pick);
-        if (!invoice) return { status: 404 };
+        if (!pin) return { status: 404 };
+        const { invoice } = pin;
         state.dirty.add(invoice.id);
         const owner = state.payments.get(invoice.id)?.owner;
         const who = op.asOwner && owner ? owner : memberAt(world, op.pick % world.members.length).id;
         const member = await sessionOf(world, world.members.find((m) => m.id === who) as Member);
         return run(async () => ({
           statusCode: 200,
-          body: await paymentStatus(deps(op.back), member, invoice.id),
+          body: await paymentStatus(deps(), member, invoice.id),
         }));
       }
     }
@@ -172,7 +191,11 @@ export const payments: Domain<PaymentOp, PaymentsState> = {
         });
       return undefined;
     }
-    const read = answer.seen as ProviderPayment | undefined;
+    // What the service read from the provider; a poll of a payment already credited does not ask, and
+    // its answer is the stored payment (a poll sent again after one that stored `finished` and failed).
+    const read = (answer.seen ?? (op.kind === 'pay-poll' ? answer.body : undefined)) as
+      | Pick<ProviderPayment, 'payment_id' | 'payment_status'>
+      | undefined;
     if (!read) return undefined;
     const payment = state.payments.get(read.payment_id);
     if (!payment)
