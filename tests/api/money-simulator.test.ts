@@ -273,11 +273,15 @@ describe('money simulator finds deliberate defects', () => {
         /on-chain deposit [\w-]+ was credited twice \(approved again\)|on-chain deposit [\w-]+ was credited, and is now rejected/,
       atMost: 12,
     },
-    // Found late in its run (a resumed or repeated date): replayed whole, not shrunk.
+    // Found late in its run (a resumed or repeated date): replayed whole, not shrunk. A run resumed
+    // without its "paid already" test shows as level income without its ROI row, an account above the
+    // model, a day paid past RULES.md's amount, or a settled date that left a due investment unpaid;
+    // which comes first depends on where the crash fell (seed 4 met it at operations 936, 3,840 and
+    // 8,420 in runs on this machine: docs/simulator.md, "Determinism").
     'income-twice': {
-      seed: 1,
+      seed: 4,
       message:
-        /level income \S+ was paid without its ROI payment|(:working|platform:income) holds -?\d+ .*but the answers given add up to/,
+        /level income \S+ was paid without its ROI payment|(:working|platform:income) holds -?\d+ .*but the answers given add up to|ROI of \S+ for \S+ paid \d+, but RULES.md says \d+|the date \S+ is settled, but \S+ \(\d+ from \S+\) was not paid for it/,
     },
     // Only where the sponsor tree is a line (seed 3's).
     'level-unqualified': {
@@ -298,7 +302,7 @@ describe('money simulator finds deliberate defects', () => {
     // there the test checks the defect is found, and SQLite's checks the shrinking.
     const shrinks = atMost !== undefined && dialect === 'sqlite';
     // income-twice shows only when a crash falls between two chunks of a run while the date is taken
-    // over again; on PostgreSQL where that falls depends on the server's timing (seed 5 found it in one
+    // over again; on PostgreSQL where that falls depends on the server's timing (seed 5, its seed then, found it in one
     // of three runs there), so its test is SQLite's, where the seed decides (docs/simulator.md).
     if (defect === 'income-twice' && dialect === 'postgres') continue;
     it(
