@@ -131,6 +131,16 @@ export class FaultPlugin implements KyselyPlugin {
     this.statements = options.statements ?? 0;
   }
 
+  /**
+   * The process is gone for good (replaced by a reopened one, or the run is over). On Node 20 every
+   * AsyncLocalStorage in use stays on a list that each new promise walks until it is disabled: one
+   * per dropped process left enabled made a run slower the longer it went (a 25,000-operation run spent
+   * a third of its time there, and a million operations slowed to 40 a second).
+   */
+  retire(): void {
+    this.#current.disable();
+  }
+
   /** Runs `work` with its statements counted, failing before statement `failBefore` (1-based; 0: never). */
   run<T>(plan: FaultPlan, work: () => Promise<T>): Promise<T> {
     return this.#current.run(plan, work);

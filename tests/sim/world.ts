@@ -336,6 +336,7 @@ export async function openWorld(
     const next = await open(oldPlugin.statements);
     w.db = next.db;
     w.plugin = next.plugin;
+    oldPlugin.retire();
     w.reopened += 1;
     current = next.created.db;
   };
@@ -345,6 +346,7 @@ export async function openWorld(
   const close = async () => {
     closed = true;
     await world?.reopening;
+    (world?.plugin ?? first.plugin).retire();
     await current.destroy();
     if (dialect === 'postgres') await adminQuery(`drop schema ${schema} cascade`);
     rmSync(dataDir, { recursive: true, force: true });
