@@ -61,6 +61,11 @@ export const rewardPlanUpdateSchema = v.object({
   amount: v.optional(amountSchema),
 });
 export type RewardPlanUpdate = v.InferOutput<typeof rewardPlanUpdateSchema>;
+/** The `{id}` of the rewards routes' paths (a member's id, or a reward plan's). */
+export const rewardIdParamsSchema = v.object({
+  id: v.pipe(v.string(), v.trim(), v.nonEmpty(REWARD_MESSAGES.notFound)),
+});
+
 /** POST /rewards/user/claim/{id}. */
 export const rewardClaimSchema = v.object({
   reward_id: v.pipe(v.string(REWARD_MESSAGES.notFound), v.trim(), v.nonEmpty(REWARD_MESSAGES.notFound)),

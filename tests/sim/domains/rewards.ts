@@ -14,7 +14,12 @@ import { PLATFORM, walletAccountId } from '../../../src/server/modules/wallets/l
 import { CTO_MESSAGES, ctoPaySchema, previousMonth } from '../../../src/shared/cto.ts';
 import { formatCents, parseCents } from '../../../src/shared/money.ts';
 import { exclusionBodySchema, exclusionIdSchema } from '../../../src/shared/rank-exclusions.ts';
-import { REWARD_MESSAGES, rewardClaimSchema, rewardPlanSchema } from '../../../src/shared/rewards.ts';
+import {
+  REWARD_MESSAGES,
+  rewardClaimSchema,
+  rewardIdParamsSchema,
+  rewardPlanSchema,
+} from '../../../src/shared/rewards.ts';
 import { addMonths, salaryRunSchema, salaryTierSchema } from '../../../src/shared/salary.ts';
 import { settingsUpdateSchema } from '../../../src/shared/settings.ts';
 import { WALLET_MESSAGES } from '../../../src/shared/wallets.ts';
@@ -67,7 +72,6 @@ const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
 const NONE = '00000000-0000-4000-8000-0000000000bb';
 
 /** POST /rewards/user/claim/{id} and PUT /rewards/carry-forward/{id}: the route's path check. */
-const idParams = v.object({ id: v.pipe(v.string(), v.trim(), v.nonEmpty(REWARD_MESSAGES.notFound)) });
 
 /** Months from the current one (a number), a raw value sent as is, or none (the route's default). */
 type MonthPick = number | string | null | undefined;
@@ -469,7 +473,7 @@ export const rewards: Domain<RewardsOp, RewardsState> = {
             claimReward(
               world.db,
               session,
-              v.parse(idParams, { id: target }).id,
+              v.parse(rewardIdParamsSchema, { id: target }).id,
               v.parse(rewardClaimSchema, { reward_id: rewardId }).reward_id,
               key,
             ),
@@ -495,7 +499,7 @@ export const rewards: Domain<RewardsOp, RewardsState> = {
         const target = memberIdOf(world, op.for, asker.id);
         return faulty(world, plan, async () => ({
           statusCode: 200,
-          body: await carryForward(world.db, session, v.parse(idParams, { id: target }).id),
+          body: await carryForward(world.db, session, v.parse(rewardIdParamsSchema, { id: target }).id),
         }));
       }
       case 'salary-run':

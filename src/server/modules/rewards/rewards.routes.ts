@@ -5,9 +5,9 @@ import {
   carryForwardSchema,
   memberRewardRowsSchema,
   memberRewardsSchema,
-  REWARD_MESSAGES,
   rewardClaimRowSchema,
   rewardClaimSchema,
+  rewardIdParamsSchema,
   rewardInitializeSchema,
   rewardPlanSchema,
   rewardPlanUpdateSchema,
@@ -33,7 +33,6 @@ import {
 // API.md "Team and rewards" and spec 7 "Rewards". A claim moves money, so it is a POST (with CSRF);
 // the spec's GET /rewards/user/claim/{id} only shows what can be claimed (RULES.md).
 
-const idParams = v.object({ id: v.pipe(v.string(), v.trim(), v.nonEmpty(REWARD_MESSAGES.notFound)) });
 const messageSchema = v.object({ message: v.string() });
 const errors = {
   400: errorBodySchema,
@@ -77,7 +76,7 @@ export function registerRewardsRoutes(app: FastifyInstance, { db }: { db: Db }):
     summary: 'Change a reward plan (admin, audited)',
     tags: [...tags, 'admin'],
     access: 'admin',
-    params: idParams,
+    params: rewardIdParamsSchema,
     body: rewardPlanUpdateSchema,
     responses: { 200: v.object({ message: v.string(), reward: rewardSchema }), ...errors },
     handler: async ({ params, body, user }) => changeRewardPlan(db, user, params.id, body),
@@ -89,7 +88,7 @@ export function registerRewardsRoutes(app: FastifyInstance, { db }: { db: Db }):
     summary: 'Delete a reward plan nobody has claimed (admin, audited); a claimed one is a 409',
     tags: [...tags, 'admin'],
     access: 'admin',
-    params: idParams,
+    params: rewardIdParamsSchema,
     responses: { 200: messageSchema, ...errors },
     handler: async ({ params, user }) => removeRewardPlan(db, user, params.id),
   });
@@ -102,7 +101,7 @@ export function registerRewardsRoutes(app: FastifyInstance, { db }: { db: Db }):
         "The ladder as a member stands on it: team business, each reward reached and claimed or not, the next one (your own, or anyone's for an admin); moves nothing",
       tags,
       access: 'signed-in',
-      params: idParams,
+      params: rewardIdParamsSchema,
       responses: { 200: memberRewardsSchema, 401: errorBodySchema, 404: errorBodySchema },
       handler: async ({ params, user }) => memberRewards(db, user, params.id),
     });
@@ -114,7 +113,7 @@ export function registerRewardsRoutes(app: FastifyInstance, { db }: { db: Db }):
     summary: "A member's team business (your own, or anyone's for an admin)",
     tags,
     access: 'signed-in',
-    params: idParams,
+    params: rewardIdParamsSchema,
     responses: { 200: v.object({ team_business: v.string() }), 401: errorBodySchema, 404: errorBodySchema },
     handler: async ({ params, user }) => ({
       team_business: (await memberRewards(db, user, params.id)).team_business,
@@ -128,7 +127,7 @@ export function registerRewardsRoutes(app: FastifyInstance, { db }: { db: Db }):
       'Claim a reached reward into Income Working, once per reward and member (a second claim is a 409); accepts an Idempotency-Key header',
     tags,
     access: 'member',
-    params: idParams,
+    params: rewardIdParamsSchema,
     body: rewardClaimSchema,
     responses: { 201: messageSchema, ...errors },
     handler: async ({ params, body, user, request, reply }) => {
@@ -144,7 +143,7 @@ export function registerRewardsRoutes(app: FastifyInstance, { db }: { db: Db }):
       "The team business beyond the member's last reached reward, carried toward the next one (your own, or anyone's for an admin). The ladder is cumulative, so the carry is always applied: this moves no money and changes nothing; 422 before the first reward and after the last",
     tags,
     access: 'signed-in',
-    params: idParams,
+    params: rewardIdParamsSchema,
     responses: { 200: v.object({ message: v.string(), carry_forward: carryForwardSchema }), ...errors },
     handler: async ({ params, user }) => carryForward(db, user, params.id),
   });
@@ -185,7 +184,7 @@ export function registerRewardsRoutes(app: FastifyInstance, { db }: { db: Db }):
       "A member's rewards reached and not claimed yet (userrewardnotification): your own, or anyone's for an admin",
     tags,
     access: 'signed-in',
-    params: idParams,
+    params: rewardIdParamsSchema,
     responses: { 200: unclaimedRewardsSchema, 401: errorBodySchema, 404: errorBodySchema },
     handler: async ({ params, user }) => unclaimedRewards(db, user, params.id),
   });
