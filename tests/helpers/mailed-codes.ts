@@ -26,6 +26,7 @@ export async function latestMailedCode(db: Db, email: string): Promise<string | 
     .select('text_body')
     .where('to_address', '=', email.toLowerCase())
     .orderBy('created_at', 'desc')
+    .limit(1)
     .executeTakeFirst();
   return mail ? codeIn(mail.text_body) : undefined;
 }

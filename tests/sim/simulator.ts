@@ -5,6 +5,7 @@ import { reconcile } from '../../src/server/modules/wallets/ledger.service.ts';
 import { type AnyDomain, DOMAINS, domainOf, type Op } from './domains/index.ts';
 import { type FaultPlan, InjectedFault } from './fault-plugin.ts';
 import { rng } from './prng.ts';
+import { seedRandom } from './seeded-random.ts';
 import {
   type Answer,
   type Ctx,
@@ -447,6 +448,7 @@ async function digestOf(world: World, trace: string[]): Promise<string> {
 /** Runs a list of operations on a fresh database; stops at the first broken invariant. */
 export async function runOps(options: SimOptions, ops: Op[]): Promise<SimResult> {
   const clock = FakeTimers.install({ now: START, toFake: ['Date'] });
+  const unseedRandom = seedRandom(options.seed);
   const result: SimResult = {
     seed: options.seed,
     ops: ops.length,
@@ -486,6 +488,10 @@ export async function runOps(options: SimOptions, ops: Op[]): Promise<SimResult>
       clock.tick(step[0]?.advanceMs ?? 1);
       result.steps += 1;
       const learners: Learner[] = [];
+      // What a client does before it sends (an upload) leaves the event loop for the thread pool and
+      // finishes in real time: done one at a time before the step, so that the step's interleaving
+      // stays the seed's.
+      for (const op of step) await domainOf(op).beforeStep?.(ctxOf(w, model, domainOf(op)), op);
       const broken = await Promise.all(
         step.map(async (op, k) => {
           for (let d = 0; d < op.delay; d++) await new Promise((resolve) => setImmediate(resolve));
@@ -527,6 +533,7 @@ export async function runOps(options: SimOptions, ops: Op[]): Promise<SimResult>
   } finally {
     clock.uninstall();
     await world?.close();
+    unseedRandom();
   }
 }
 
