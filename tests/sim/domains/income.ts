@@ -142,10 +142,22 @@ type Person = { sponsor: string | null; isUser: boolean; active: boolean; activa
 
 type Code = { id: string; code: string; planId: string; cents: number; topup: string | undefined };
 
+/** One owner's investments in the order learned; `sums[k]` is the cents of the first k. */
+export type OwnerInvestments = { list: Investment[]; at: number[]; seq: number[]; sums: number[] };
+
 type IncomeState = {
   plans: Map<PlanPick, PlanModel>;
   people: Map<string, Person>;
   investments: Map<string, Investment>;
+  /**
+   * Indexes of `investments`, kept so that a step's cost does not grow with a long run: those that may
+   * still be due on some date (not paid for their whole duration, not capped, earning something), and
+   * each owner's in the order learned (learnedAt never decreases) with their running sums of cents.
+   */
+  live: Set<Investment>;
+  byOwner: Map<string, OwnerInvestments>;
+  /** When the investment learned last was learned (-1: none yet). */
+  lastLearnedAt: number;
   codes: Code[];
   /** Dates every due investment was paid for, and the simulated instant they were settled. */
   completed: Map<string, number>;
@@ -249,6 +261,43 @@ function levelCheck(
   return `${what} paid [${got}], but RULES.md's qualification rule pays [${want}]`;
 }
 
+/** Whether `inv` can be due on no date any more (what it has paid only grows). */
+const finished = (inv: Investment) =>
+  Math.floor((inv.cents * inv.roiBp) / 10_000) === 0 || inv.daysPaid >= inv.days || inv.paid >= inv.cap;
+
+/**
+ * Each owner's investments learned in [from, to): how many, their cents, and the place in the order
+ * learned of the first; in the order of those first places (rewards.ts sums team business from it).
+ */
+export function investedBetween(
+  byOwner: Map<string, OwnerInvestments>,
+  from: number,
+  to: number,
+): { owner: string; cents: number }[] {
+  const found: { owner: string; cents: number; first: number }[] = [];
+  const lowerBound = (at: number[], x: number) => {
+    let lo = 0;
+    let hi = at.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((at[mid] as number) < x) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  for (const [owner, mine] of byOwner) {
+    const i = lowerBound(mine.at, from);
+    const j = lowerBound(mine.at, to);
+    if (j > i)
+      found.push({
+        owner,
+        cents: (mine.sums[j] as number) - (mine.sums[i] as number),
+        first: mine.seq[i] as number,
+      });
+  }
+  return found.sort((a, b) => a.first - b.first);
+}
+
 /** Whether `inv` is due on `date`, by RULES.md; the reason when it is not. */
 function notDue(inv: Investment, date: string): string | undefined {
   if (Math.floor((inv.cents * inv.roiBp) / 10_000) === 0) return 'it earns nothing a day';
@@ -304,6 +353,9 @@ export const income: Domain<IncomeOp, IncomeState> = {
     plans: new Map(),
     people: new Map(),
     investments: new Map(),
+    live: new Set(),
+    byOwner: new Map(),
+    lastLearnedAt: -1,
     codes: [],
     completed: new Map(),
     roiPayments: 0,
@@ -720,7 +772,16 @@ function learnInvestment(
   // Bought after its first date was settled: that date never pays it (settled in this step: either).
   const settled = state.completed.get(created);
   if (settled !== undefined && settled < now) inv.skip.add(created);
+  const seq = state.investments.size;
   state.investments.set(topup.id, inv);
+  state.live.add(inv);
+  state.lastLearnedAt = now;
+  const mine = state.byOwner.get(beneficiary) ?? { list: [], at: [], seq: [], sums: [0] };
+  mine.list.push(inv);
+  mine.at.push(now);
+  mine.seq.push(seq);
+  mine.sums.push((mine.sums.at(-1) as number) + inv.cents);
+  state.byOwner.set(beneficiary, mine);
   model.move(payerAccount, investedAccountId(beneficiary), order.cents);
   const rows = copy.activation ?? [];
   const broken = levelCheck(
@@ -851,7 +912,12 @@ function learnRun(
   // A settled date paid every investment due on it.
   for (const date of settled) {
     if (!state.completed.has(date)) state.completed.set(date, now);
-    for (const inv of state.investments.values()) {
+    for (const inv of state.live) {
+      // Never due again on any date (notDue says so for every date): out of the live set.
+      if (finished(inv)) {
+        state.live.delete(inv);
+        continue;
+      }
       if (notDue(inv, date)) continue;
       if (inv.learnedAt === now && inv.created === date) {
         // Bought in the same step as the run: the run may have come first.

@@ -35,6 +35,7 @@ import {
   sessionOf,
   type World,
 } from '../world.ts';
+import { investedBetween, type OwnerInvestments } from './income.ts';
 
 // Rewards, salary and the CTO (RULES.md "Rewards, salary, CTO, leadership"): reward claims (reached,
 // repeated, not reached, unknown, another member's, two at once), carry-forward, the admin's salary
@@ -115,6 +116,8 @@ type Tier = { id: string; name: string; min: number; directs: number; amount: nu
 /** What this domain reads of the income domain's model (income.ts IncomeState). */
 type IncomeView = {
   investments: Map<string, { owner: string; cents: number; learnedAt: number }>;
+  byOwner: Map<string, OwnerInvestments>;
+  lastLearnedAt: number;
   people: Map<string, { sponsor: string | null; isUser: boolean; active: boolean }>;
 };
 
@@ -183,12 +186,14 @@ function uplineOf(people: IncomeView['people'], owner: string): string[] {
   return up;
 }
 
-/** Team business by member: the sum of the investments (those `counted`) of everyone below them. */
-function businessOf(income: IncomeView, counted: (inv: { learnedAt: number }) => boolean) {
+/**
+ * Team business by member: the sum of the investments learned in [from, to) of everyone below them
+ * (from each owner's running sums, not a pass over every investment, which grew with a long run).
+ */
+function businessOf(income: IncomeView, from = Number.NEGATIVE_INFINITY, to = Number.POSITIVE_INFINITY) {
   const totals = new Map<string, number>();
-  for (const inv of income.investments.values())
-    if (counted(inv))
-      for (const id of uplineOf(income.people, inv.owner)) totals.set(id, (totals.get(id) ?? 0) + inv.cents);
+  for (const { owner, cents } of investedBetween(income.byOwner, from, to))
+    for (const id of uplineOf(income.people, owner)) totals.set(id, (totals.get(id) ?? 0) + cents);
   return totals;
 }
 
@@ -197,9 +202,8 @@ function businessOf(income: IncomeView, counted: (inv: { learnedAt: number }) =>
  * this step (a resent top-up beside them), or the one view when there were none.
  */
 function businessViews(income: IncomeView, now: number): Map<string, number>[] {
-  const after = businessOf(income, () => true);
-  const fresh = [...income.investments.values()].some((inv) => inv.learnedAt === now);
-  return fresh ? [businessOf(income, (inv) => inv.learnedAt < now), after] : [after];
+  const after = businessOf(income);
+  return income.lastLearnedAt === now ? [businessOf(income, Number.NEGATIVE_INFINITY, now), after] : [after];
 }
 
 const isMember = (income: IncomeView, id: string) => income.people.get(id)?.isUser === true;
@@ -208,9 +212,9 @@ const isMember = (income: IncomeView, id: string) => income.people.get(id)?.isUs
 function salaryDue(state: RewardsState, income: IncomeView, month: string) {
   const from = monthStartMs(month);
   const to = monthStartMs(addMonths(month, 1));
-  const fresh = businessOf(income, (inv) => inv.learnedAt >= from && inv.learnedAt < to);
+  const fresh = businessOf(income, from, to);
   const invested = new Set<string>();
-  for (const inv of income.investments.values()) if (inv.learnedAt < to) invested.add(inv.owner);
+  for (const [owner, mine] of income.byOwner) if ((mine.at[0] as number) < to) invested.add(owner);
   const due = new Map<string, { business: number; directs: number; tier: Tier }>();
   for (const [id, business] of fresh) {
     if (!isMember(income, id)) continue;

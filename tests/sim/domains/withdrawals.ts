@@ -182,12 +182,19 @@ type InvestmentView = {
   paid: number;
   daysPaid: number;
 };
-type IncomeView = { plans: Map<string, PlanView>; investments: Map<string, InvestmentView> };
+type IncomeView = {
+  plans: Map<string, PlanView>;
+  investments: Map<string, InvestmentView>;
+  /** Each owner's investments in the order learned (income.ts). */
+  byOwner: Map<string, { list: InvestmentView[] }>;
+};
 
 type WithdrawalsState = {
   requests: Map<string, Request>;
   /** Request ids in the order they were answered: what a decision or cancel picks from. */
   order: string[];
+  /** No request before this place in `order` is pending (where the search for open ones starts). */
+  openFrom: number;
   /** Pending request ids. */
   pending: Set<string>;
   /** ROI and principal requests by the investment they name. */
@@ -303,16 +310,21 @@ function target(
   kind?: WithdrawalKind,
 ): Request | undefined {
   if (which === 'bogus') return undefined;
-  const ids =
-    which === 'open'
-      ? state.order.filter((id) => {
-          const r = state.requests.get(id);
-          return r?.status === 'pending' && (kind === undefined || r.kind === kind);
-        })
-      : state.order;
+  if (which !== 'open')
+    return state.order.length > 0
+      ? state.requests.get(state.order[pick % state.order.length] as string)
+      : undefined;
   // Open: one of the oldest three (the queue's head, so that decisions at once often name the same).
-  const index = pick % (which === 'open' ? Math.min(ids.length, 3) : ids.length);
-  return ids.length > 0 ? state.requests.get(ids[index] as string) : undefined;
+  // A request never becomes pending again, so the search starts past the oldest that is not pending.
+  const isPending = (id: string | undefined) =>
+    id !== undefined && state.requests.get(id)?.status === 'pending';
+  while (state.openFrom < state.order.length && !isPending(state.order[state.openFrom])) state.openFrom += 1;
+  const ids: string[] = [];
+  for (let k = state.openFrom; k < state.order.length && ids.length < 3; k++) {
+    const id = state.order[k] as string;
+    if (isPending(id) && (kind === undefined || state.requests.get(id)?.kind === kind)) ids.push(id);
+  }
+  return ids.length > 0 ? state.requests.get(ids[pick % ids.length] as string) : undefined;
 }
 
 /** An amount for a plan's range, in cents (`fit`: a share of what is available, within the range). */
@@ -345,22 +357,22 @@ function planAmount(
 function resolve(c: Ctx<WithdrawalsState>, op: WithdrawalOp): Resolved | undefined {
   const { world, model, state } = c;
   const income = incomeOf(model);
-  const investments = [...income.investments.values()];
+  // A member's own from the owner's list (in the order learned, as a pass over all would give them);
+  // the others' only when asked for.
+  const ownOf = (me: string) => [...(income.byOwner.get(me)?.list ?? [])];
+  const othersOf = (me: string) => [...income.investments.values()].filter((i) => i.owner !== me);
   const raw = (amount: Amount, cents: number) =>
     typeof amount === 'object' ? amount.raw : formatCents(Math.max(cents, 0));
   switch (op.kind) {
     case 'wd-roi': {
       const me = memberAt(world, op.by).id;
-      const own = investments.filter((i) => i.owner === me);
+      const own = ownOf(me);
       const rich = own.filter((i) => roiLeft(state, i) >= MINIMUM_CENTS);
       const inv =
         op.target === 'own'
           ? pickFrom(rich.length > 0 ? rich : own, op.pick)
           : op.target === 'other'
-            ? pickFrom(
-                investments.filter((i) => i.owner !== me),
-                op.pick,
-              )
+            ? pickFrom(othersOf(me), op.pick)
             : undefined;
       const left = inv ? roiLeft(state, inv) : 0;
       const amounts: Record<string, number> = {
@@ -376,7 +388,7 @@ function resolve(c: Ctx<WithdrawalsState>, op: WithdrawalOp): Resolved | undefin
     }
     case 'wd-principal': {
       const me = memberAt(world, op.by).id;
-      const own = investments.filter((i) => i.owner === me);
+      const own = ownOf(me);
       const date = today();
       const pool =
         op.target === 'matured'
@@ -386,7 +398,7 @@ function resolve(c: Ctx<WithdrawalsState>, op: WithdrawalOp): Resolved | undefin
             : op.target === 'taken'
               ? own.filter((i) => principalTaken(state, i))
               : op.target === 'other'
-                ? investments.filter((i) => i.owner !== me)
+                ? othersOf(me)
                 : [];
       const fallback = op.target === 'other' || op.target === 'unknown' ? pool : own;
       const inv = pickFrom(pool.length > 0 ? pool : fallback, op.pick);
@@ -932,6 +944,7 @@ export const withdrawals: Domain<WithdrawalOp, WithdrawalsState> = {
   state: () => ({
     requests: new Map(),
     order: [],
+    openFrom: 0,
     pending: new Set(),
     byTopup: new Map(),
     lastCode: new Map(),
