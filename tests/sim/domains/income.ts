@@ -142,8 +142,11 @@ type Person = { sponsor: string | null; isUser: boolean; active: boolean; activa
 
 type Code = { id: string; code: string; planId: string; cents: number; topup: string | undefined };
 
-/** One owner's investments in the order learned; `sums[k]` is the cents of the first k. */
-export type OwnerInvestments = { list: Investment[]; at: number[]; seq: number[]; sums: number[] };
+/**
+ * One owner's investments in the order learned (so by `learnedAt`, which never decreases), the place of
+ * each in the order of all investments learned, and `sums[k]`: the cents of the first k.
+ */
+export type OwnerInvestments = { list: Investment[]; seq: number[]; sums: number[] };
 
 type IncomeState = {
   plans: Map<PlanPick, PlanModel>;
@@ -275,19 +278,19 @@ export function investedBetween(
   to: number,
 ): { owner: string; cents: number }[] {
   const found: { owner: string; cents: number; first: number }[] = [];
-  const lowerBound = (at: number[], x: number) => {
+  const lowerBound = (list: Investment[], x: number) => {
     let lo = 0;
-    let hi = at.length;
+    let hi = list.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if ((at[mid] as number) < x) lo = mid + 1;
+      if ((list[mid] as Investment).learnedAt < x) lo = mid + 1;
       else hi = mid;
     }
     return lo;
   };
   for (const [owner, mine] of byOwner) {
-    const i = lowerBound(mine.at, from);
-    const j = lowerBound(mine.at, to);
+    const i = lowerBound(mine.list, from);
+    const j = lowerBound(mine.list, to);
     if (j > i)
       found.push({
         owner,
@@ -776,9 +779,8 @@ function learnInvestment(
   state.investments.set(topup.id, inv);
   state.live.add(inv);
   state.lastLearnedAt = now;
-  const mine = state.byOwner.get(beneficiary) ?? { list: [], at: [], seq: [], sums: [0] };
+  const mine = state.byOwner.get(beneficiary) ?? { list: [], seq: [], sums: [0] };
   mine.list.push(inv);
-  mine.at.push(now);
   mine.seq.push(seq);
   mine.sums.push((mine.sums.at(-1) as number) + inv.cents);
   state.byOwner.set(beneficiary, mine);

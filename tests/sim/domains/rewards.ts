@@ -214,7 +214,7 @@ function salaryDue(state: RewardsState, income: IncomeView, month: string) {
   const to = monthStartMs(addMonths(month, 1));
   const fresh = businessOf(income, from, to);
   const invested = new Set<string>();
-  for (const [owner, mine] of income.byOwner) if ((mine.at[0] as number) < to) invested.add(owner);
+  for (const [owner, mine] of income.byOwner) if ((mine.list[0]?.learnedAt ?? to) < to) invested.add(owner);
   const due = new Map<string, { business: number; directs: number; tier: Tier }>();
   for (const [id, business] of fresh) {
     if (!isMember(income, id)) continue;

@@ -186,7 +186,7 @@ type IncomeView = {
   plans: Map<string, PlanView>;
   investments: Map<string, InvestmentView>;
   /** Each owner's investments in the order learned (income.ts). */
-  byOwner: Map<string, { list: InvestmentView[] }>;
+  byOwner: Map<string, { list: readonly InvestmentView[] }>;
 };
 
 type WithdrawalsState = {
@@ -267,7 +267,7 @@ const sourceOf = (r: { kind: WithdrawalKind; userId: string }) =>
 const available = (model: Model, account: string) =>
   (model.balance.get(account) ?? 0) - (model.held.get(account) ?? 0);
 const clamp = (cents: number, min: number, max: number) => Math.min(Math.max(cents, min), max);
-const pickFrom = <T>(items: T[], pick: number): T | undefined =>
+const pickFrom = <T>(items: readonly T[], pick: number): T | undefined =>
   items.length > 0 ? items[pick % items.length] : undefined;
 /** The amount an API call carries, in cents, if the route's schema takes it. */
 const parsedAmount = (amount: unknown): number | undefined => {
@@ -359,7 +359,7 @@ function resolve(c: Ctx<WithdrawalsState>, op: WithdrawalOp): Resolved | undefin
   const income = incomeOf(model);
   // A member's own from the owner's list (in the order learned, as a pass over all would give them);
   // the others' only when asked for.
-  const ownOf = (me: string) => [...(income.byOwner.get(me)?.list ?? [])];
+  const ownOf = (me: string) => income.byOwner.get(me)?.list ?? [];
   const othersOf = (me: string) => [...income.investments.values()].filter((i) => i.owner !== me);
   const raw = (amount: Amount, cents: number) =>
     typeof amount === 'object' ? amount.raw : formatCents(Math.max(cents, 0));
