@@ -161,6 +161,43 @@ describe('money simulator', () => {
   );
 
   it(
+    'a process dropped at any statement of a salary run, alone: the run fails as the crash, not as an error of its own',
+    async () => {
+      // Alone, no batch is open: on SQLite the crash's ROLLBACK (sent in place of a sql template
+      // statement) finds no transaction, and SQLite's refusal once reached the run as its answer (a 500)
+      // instead of the crash it stands for. A million-operation run stopped there.
+      let crashes = 0;
+      for (let k = 1; k <= 40; k++) {
+        const ops = [
+          {
+            kind: 'salary-run',
+            join: false,
+            delay: 0,
+            advanceMs: 1_000,
+            key: undefined,
+            month: undefined,
+            copies: 1,
+            crashAt: k,
+            fault: { failBefore: k, reopen: true },
+          } as Op,
+        ];
+        const result = await runOps({ seed: 1, ops: 1, dialect, maxConcurrency: 1 }, ops);
+        expect(result.failure, `dropped before statement ${k}`).toBeUndefined();
+        if (result.faults.reopened === 0) {
+          // Past the run's last statement: it ran whole.
+          expect(result.answers['salary-run 200'], `statement ${k}`).toBe(1);
+          break;
+        }
+        expect(result.answers['salary-run crashed unseen'], `statement ${k}`).toBe(1);
+        crashes += 1;
+      }
+      // Statement 3 is the one the refusal came from (a read of its own, outside any transaction).
+      expect(crashes).toBeGreaterThanOrEqual(3);
+    },
+    RUN_MS,
+  );
+
+  it(
     "a status poll that fails after storing the provider's status is polled again, and the model learns what it stored",
     async () => {
       const op = (extra: Partial<Op>) =>
