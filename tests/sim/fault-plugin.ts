@@ -143,20 +143,17 @@ export class FaultPlugin implements KyselyPlugin {
 
   /** Runs `work` with its statements counted, failing before statement `failBefore` (1-based; 0: never). */
   run<T>(plan: FaultPlan, work: () => Promise<T>): Promise<T> {
-    return this.#current.run(plan, async () => {
-      let outcome: T | undefined;
-      try {
-        outcome = await work();
-      } catch (error) {
-        if (!plan.failOnResult) throw error;
-      }
-      // The crash's ROLLBACK never returned: SQLite refused it, as no batch was open (nothing to lose).
-      // Whatever the refusal became on its way up (an error, or an answer made of it), the operation
-      // met the crash it stands for, and its answer went with the process (as did the answers of any
-      // copies sent under the same plan).
-      if (plan.failOnResult) throw new InjectedFault(plan);
-      return outcome as T;
-    });
+    return this.#current.run(plan, work);
+  }
+
+  /**
+   * What the operation met, given what its work ended with (a throw, or `undefined` for an answer):
+   * when the crash's ROLLBACK never returned (SQLite refused it, as no batch was open: nothing to lose),
+   * the crash it stands for, whatever the refusal became on its way up (an error, or an answer made of
+   * it), as its answer went with the process; otherwise what the work ended with.
+   */
+  crashOf(plan: FaultPlan, error: unknown): unknown {
+    return plan.failOnResult ? new InjectedFault(plan) : error;
   }
 
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, fsyncSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
@@ -226,7 +226,14 @@ export const faulty = (world: World, plan: FaultPlan, work: () => Promise<Outcom
   const { db, plugin } = world;
   return answerOf(() =>
     plugin.run(plan, async () => {
-      const outcome = await work();
+      let outcome: Outcome;
+      try {
+        outcome = await work();
+      } catch (error) {
+        throw plugin.crashOf(plan, error);
+      }
+      const crash = plugin.crashOf(plan, undefined);
+      if (crash) throw crash;
       return (await plugin.afterWork(db, plan)) ?? outcome;
     }),
   );
@@ -343,7 +350,14 @@ export async function openWorld(
   let world: World | undefined;
   let closed = false;
   const open = async (statements: number) => {
-    const created = createDatabase(config);
+    // SQLite's WAL is flushed where its COMMIT ran, not on the thread pool: a step's answers then come
+    // in the order the seed says, not as the disk's threads finish (the file lives in memory anyway).
+    const created = createDatabase(config, {
+      walFsync: (fd) => {
+        fsyncSync(fd);
+        return undefined;
+      },
+    });
     await migrateToLatest(created.db, dialect === 'postgres' ? schema : undefined);
     if (dialect === 'postgres') await markLedgerRows(created.db);
     await indexForChecks(created.db);
