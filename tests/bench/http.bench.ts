@@ -223,7 +223,7 @@ function printOpenRun(run: OpenRun) {
 async function benchTransfers(dialect: Target['dialect'], withStaticCalls = false) {
   const label =
     dialect === 'sqlite'
-      ? 'SQLite (WAL, synchronous=FULL)'
+      ? 'SQLite (WAL, synchronous=NORMAL, the WAL flushed before each answer)'
       : `PostgreSQL at ${new URL(TEST_DATABASE_URL).host} (pool of 10)`;
   const server = await startRealServer(dialect);
   let rows: { real: Row[]; bare: Row[] };

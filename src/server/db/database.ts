@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Kysely, PostgresAdapter, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.ts';
-import { type GroupCommitDriver, GroupCommitSqliteDialect } from './group-commit.ts';
+import { type GroupCommitDriver, GroupCommitSqliteDialect, type WalFlush } from './group-commit.ts';
 import type { Database } from './schema.ts';
 import SQLite from './sqlite.ts';
 
@@ -21,7 +21,13 @@ export const isPostgres = (db: Db) => db.getExecutor().adapter instanceof Postgr
  * One Kysely instance for either dialect; everything above this file is dialect-blind, except where
  * PostgreSQL saves round trips with one statement (isPostgres).
  */
-export function createDatabase(config: Pick<Config, 'databaseUrl' | 'databaseSchema' | 'dataDir'>): {
+export function createDatabase(
+  config: Pick<Config, 'databaseUrl' | 'databaseSchema' | 'dataDir'>,
+  options: {
+    /** SQLite: how the WAL is flushed (fs.fsync on the thread pool by default; see WalFlush). */
+    walFsync?: WalFlush['fsync'];
+  } = {},
+): {
   db: Db;
   dialect: Dialect;
   /** SQLite's group-commit driver (its batches are measured); none on PostgreSQL. */
@@ -44,13 +50,19 @@ export function createDatabase(config: Pick<Config, 'databaseUrl' | 'databaseSch
     return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
   }
   mkdirSync(config.dataDir, { recursive: true });
-  const sqlite = new SQLite(join(config.dataDir, 'platform.sqlite'));
-  // WAL for concurrent readers; synchronous=FULL so an answered write survives a power cut.
+  const file = join(config.dataDir, 'platform.sqlite');
+  const sqlite = new SQLite(file);
+  // WAL for concurrent readers. synchronous=NORMAL: a COMMIT writes the WAL without waiting for the
+  // disk, and the group commit flushes the WAL off the event loop before anything is answered, so an
+  // answered write still survives a power cut (group-commit.ts).
   sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('synchronous = FULL');
+  sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const groupCommit = new GroupCommitSqliteDialect(sqlite, statementCache(sqlite));
+  const groupCommit = new GroupCommitSqliteDialect(sqlite, statementCache(sqlite), {
+    path: `${file}-wal`,
+    ...(options.walFsync ? { fsync: options.walFsync } : {}),
+  });
   return {
     db: new Kysely<Database>({ dialect: groupCommit }),
     dialect: 'sqlite',

@@ -1,41 +1,45 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { fsyncSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Kysely, sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { GroupCommitSqliteDialect, Mutex } from './group-commit.ts';
+import { GroupCommitSqliteDialect, Mutex, type WalFlush } from './group-commit.ts';
 import SQLite from './sqlite.ts';
 
-// The group-commit driver on a real SQLite file in WAL mode with synchronous=FULL, checked from a
-// second connection: whatever a caller has been answered must already be committed for everyone.
+// The group-commit driver on a real SQLite file in WAL mode, checked from a second connection:
+// whatever a caller has been answered must already be committed for everyone. Both ways to the disk:
+// SQLite's own flush at each COMMIT (synchronous=FULL), and the server's, synchronous=NORMAL with the
+// driver flushing the WAL on the thread pool before it answers.
 
 type Tables = { rows: { id: number; owner: string | null } };
 
-let dir: string;
-let file: string;
+let dir: string | undefined;
 let db: Kysely<Tables>;
 let dialect: GroupCommitSqliteDialect;
 let observer: SQLite.Database;
 
-beforeEach(async () => {
+function open(mode: 'full' | 'wal-flush', fsync?: WalFlush['fsync']) {
   dir = mkdtempSync(join(tmpdir(), 'group-commit-'));
-  file = join(dir, 'test.sqlite');
+  const file = join(dir, 'test.sqlite');
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('synchronous = FULL');
+  sqlite.pragma(mode === 'full' ? 'synchronous = FULL' : 'synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.exec(`create table owners (name text primary key);
     create table rows (id integer primary key, owner text references owners(name) deferrable initially deferred);
     insert into owners values ('ann');`);
-  dialect = new GroupCommitSqliteDialect(sqlite, (text) => sqlite.prepare(text));
+  const wal = mode === 'wal-flush' ? { path: `${file}-wal`, ...(fsync ? { fsync } : {}) } : undefined;
+  dialect = new GroupCommitSqliteDialect(sqlite, (text) => sqlite.prepare(text), wal);
   db = new Kysely<Tables>({ dialect });
   observer = new SQLite(file, { readonly: true });
-});
+}
 
 afterEach(async () => {
+  if (!dir) return;
   observer.close();
-  await db.destroy();
+  await db.destroy().catch(() => undefined);
   rmSync(dir, { recursive: true, force: true });
+  dir = undefined;
 });
 
 const committed = () =>
@@ -47,7 +51,24 @@ const insert = (id: number, owner: string | null = 'ann') =>
     return id;
   });
 
-describe('group commit on SQLite', () => {
+/** Whether a promise has settled after the event loop went round a few times. */
+async function settled(promise: Promise<unknown>): Promise<boolean> {
+  let done = false;
+  promise.then(
+    () => {
+      done = true;
+    },
+    () => {
+      done = true;
+    },
+  );
+  for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+  return done;
+}
+
+describe.each(['full', 'wal-flush'] as const)('group commit on SQLite (%s)', (mode) => {
+  beforeEach(() => open(mode));
+
   it('answers each transaction only once another connection can read it, and shares the COMMITs', async () => {
     const seenAtAnswer: boolean[] = [];
     await Promise.all(
@@ -103,7 +124,81 @@ describe('group commit on SQLite', () => {
   });
 });
 
+describe('the WAL flushed off the event loop', () => {
+  /** A real fsync, held until the test lets it return: the disk, slow on demand. */
+  const held: (() => void)[] = [];
+  const heldFsync = (fd: number) =>
+    new Promise<void>((resolve, reject) => {
+      held.push(() => {
+        try {
+          fsyncSync(fd);
+          resolve();
+        } catch (error) {
+          reject(error);
+        }
+      });
+    });
+  const release = () => held.shift()?.();
+  afterEach(() => {
+    while (held.length > 0) release();
+  });
+
+  it('answers a transaction only after the flush that followed its COMMIT, and keeps serving meanwhile', async () => {
+    open('wal-flush', heldFsync);
+    const first = insert(1);
+    await settled(first);
+    // Committed (another connection reads it) but not yet on disk: not answered.
+    expect(committed()).toEqual([1]);
+    expect(await settled(first)).toBe(false);
+    expect(held).toHaveLength(1);
+    // The event loop is free while the disk works: the next transaction runs and commits.
+    const second = insert(2);
+    await settled(second);
+    expect(committed()).toEqual([1, 2]);
+    expect(held).toHaveLength(2);
+    release();
+    await expect(first).resolves.toBe(1);
+    expect(await settled(second)).toBe(false);
+    release();
+    await expect(second).resolves.toBe(2);
+  });
+
+  it('answers a read of its own only once the writes before it are on disk', async () => {
+    open('wal-flush', heldFsync);
+    const write = insert(5);
+    await settled(write);
+    const read = sql<{ n: number }>`select count(*) as n from rows`.execute(db);
+    expect(await settled(read)).toBe(false);
+    release();
+    expect((await read).rows[0]?.n).toBe(1);
+    await expect(write).resolves.toBe(5);
+    // Nothing written since: a read is answered at once.
+    const again = sql<{ n: number }>`select count(*) as n from rows`.execute(db);
+    expect(await settled(again)).toBe(true);
+    expect(held).toHaveLength(0);
+  });
+
+  it('flushes a write of its own outside a transaction before answering it', async () => {
+    open('wal-flush', heldFsync);
+    const write = db.insertInto('rows').values({ id: 9, owner: 'ann' }).execute();
+    expect(await settled(write)).toBe(false);
+    release();
+    await write;
+    expect(committed()).toEqual([9]);
+  });
+
+  it('fails the batch whose flush failed, and every call after it: the disk can no longer be trusted', async () => {
+    const failure = Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' });
+    open('wal-flush', () => Promise.reject(failure));
+    await expect(insert(1)).rejects.toBe(failure);
+    await expect(insert(2)).rejects.toBe(failure);
+    await expect(sql`select 1`.execute(db)).rejects.toBe(failure);
+  });
+});
+
 describe('the connection mutex', () => {
+  beforeEach(() => open('wal-flush'));
+
   it('hands the connection over in the order it was asked for, never to one arriving later', async () => {
     const mutex = new Mutex();
     const order: string[] = [];

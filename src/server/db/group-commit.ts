@@ -1,3 +1,5 @@
+import { closeSync, fsync, fsyncSync, openSync } from 'node:fs';
+import { dirname } from 'node:path';
 import {
   type CompiledQuery,
   type DatabaseConnection,
@@ -24,6 +26,17 @@ import type SQLite from './sqlite.ts';
 //   stays. If SQLite itself rolls the outer transaction back, the same.
 //
 // One connection, one statement at a time, as Kysely's own SQLite driver (a mutex hands it over).
+//
+// The disk's flush off the event loop (`walFlush`, what the server uses): SQLite runs with
+// synchronous=NORMAL, so its COMMIT only writes the WAL (no fsync), and this driver then fsyncs the
+// WAL file on libuv's thread pool. Nothing is answered before that flush returns: a transaction's
+// caller waits for the flush that followed its COMMIT, and a query of its own (a read too) waits for
+// a flush that covers every write before it, so no answer rests on something a power cut could
+// undo, as with synchronous=FULL. But the event loop no longer stops for the disk: the next batch runs
+// while the last one's flush is on its way (with synchronous=FULL every request waited behind each
+// COMMIT's fsync, up to 30 ms on a busy disk). SQLite itself still syncs around each checkpoint.
+// If a flush fails, what the disk holds is unknown: that batch fails, and so does every later call
+// (PostgreSQL stops on a failed fsync for the same reason); a restart recovers from the WAL.
 
 type Waiter = { resolve: () => void; reject: (error: unknown) => void };
 
@@ -87,10 +100,33 @@ class Connection implements DatabaseConnection {
   }
 }
 
+/** The WAL flushed by the driver (SQLite at synchronous=NORMAL); see the header. */
+export type WalFlush = {
+  /** The database's WAL file (the database's path and `-wal`). */
+  path: string;
+  /**
+   * Flushes the open descriptor to the disk: fs.fsync on the thread pool by default. One that returns
+   * nothing has flushed already (synchronously), and its batch is answered at once.
+   */
+  fsync?: (fd: number) => Promise<void> | undefined;
+};
+
+const fsyncOffLoop = (fd: number) =>
+  new Promise<void>((resolve, reject) => fsync(fd, (error) => (error ? reject(error) : resolve())));
+
 export class GroupCommitDriver implements Driver {
   readonly #db: SQLite.Database;
   readonly #prepare: (sql: string) => SQLite.Statement;
   readonly #mutex = new Mutex();
+  readonly #wal: WalFlush | undefined;
+  #walFd: number | undefined;
+  /** Writes made (COMMITs, and statements of their own outside a batch), and how many are on disk. */
+  #written = 0;
+  #flushed = 0;
+  /** The flush under way, and how many writes it covers. */
+  #flushing: { upTo: number; done: Promise<void> } | undefined;
+  /** A flush failed: what the disk holds is unknown, and nothing is answered any more. */
+  #lost: unknown;
   /** The open outer transaction: who waits for its COMMIT. */
   #batch: Waiter[] | undefined;
   #flushScheduled = false;
@@ -99,15 +135,20 @@ export class GroupCommitDriver implements Driver {
   /** Told of each COMMIT with how many holders (transactions, queries) waited on it: the metrics. */
   onCommit: ((batchSize: number) => void) | undefined;
 
-  constructor(db: SQLite.Database, prepare: (sql: string) => SQLite.Statement) {
+  constructor(db: SQLite.Database, prepare: (sql: string) => SQLite.Statement, wal?: WalFlush) {
     this.#db = db;
     this.#prepare = prepare;
+    this.#wal = wal;
   }
 
   async init(): Promise<void> {}
 
   async acquireConnection(): Promise<DatabaseConnection> {
     await this.#mutex.lock();
+    if (this.#lost !== undefined) {
+      this.#mutex.unlock();
+      throw this.#lost;
+    }
     return new Connection(this);
   }
 
@@ -160,7 +201,9 @@ export class GroupCommitDriver implements Driver {
 
   async destroy(): Promise<void> {
     await this.#flush();
+    await this.#durable()?.catch(() => undefined);
     this.#db.close();
+    if (this.#walFd !== undefined) closeQuietly(this.#walFd);
   }
 
   /** Runs one statement for a holder of the connection. */
@@ -172,17 +215,83 @@ export class GroupCommitDriver implements Driver {
       if (this.#batch && !this.#db.inTransaction) this.#failBatch(error);
       return Promise.reject(error);
     }
-    if (connection.inTransaction || !this.#batch) return Promise.resolve(result);
+    if (connection.inTransaction) return Promise.resolve(result);
+    if (!this.#batch) {
+      // A statement of its own outside a batch (autocommit): answered once it, and every write
+      // before it that it could have read, is on disk.
+      if (result.numAffectedRows !== undefined) this.#written += 1;
+      const durable = this.#durable();
+      return durable ? durable.then(() => result) : Promise.resolve(result);
+    }
     // A query of its own ran inside the open batch: its answer waits until the batch is durable.
     return this.#handOver(connection).then(() => result);
   }
 
   async *stream<R>(connection: Connection, query: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
     // A stream reads row by row while holding the connection: outside a transaction, commit what is
-    // open first, so it reads only what is durable.
-    if (!connection.inTransaction) this.#commitBatch();
+    // open first, and wait for the disk, so it reads only what is durable.
+    if (!connection.inTransaction) {
+      this.#commitBatch();
+      await this.#durable();
+    }
     for (const row of this.#prepare(query.sql).iterate(...(query.parameters as unknown[])))
       yield { rows: [row as R] };
+  }
+
+  /**
+   * Undefined when every write so far is on disk (or SQLite flushed it at its COMMIT, without
+   * `walFlush`); otherwise a flush that covers every write so far, the one under way if it does.
+   */
+  #durable(): Promise<void> | undefined {
+    if (this.#lost !== undefined) return Promise.reject(this.#lost);
+    const wal = this.#wal;
+    if (!wal || this.#flushed >= this.#written) return undefined;
+    if (this.#flushing && this.#flushing.upTo >= this.#written) return this.#flushing.done;
+    const upTo = this.#written;
+    let done: Promise<void> | undefined;
+    try {
+      done = (wal.fsync ?? fsyncOffLoop)(this.#walDescriptor(wal));
+    } catch (error) {
+      done = Promise.reject(error);
+    }
+    if (!done) {
+      this.#flushed = Math.max(this.#flushed, upTo);
+      return undefined;
+    }
+    const flushing = {
+      upTo,
+      done: done.then(
+        () => {
+          this.#flushed = Math.max(this.#flushed, upTo);
+          if (this.#flushing === flushing) this.#flushing = undefined;
+        },
+        (error: unknown) => {
+          this.#lost ??= error;
+          if (this.#flushing === flushing) this.#flushing = undefined;
+          throw error;
+        },
+      ),
+    };
+    this.#flushing = flushing;
+    return flushing.done;
+  }
+
+  /** The WAL's descriptor, opened at the first flush (SQLite has made the file by then). */
+  #walDescriptor(wal: WalFlush): number {
+    if (this.#walFd !== undefined) return this.#walFd;
+    this.#walFd = openSync(wal.path, 'r+');
+    // The file's name in its directory, made durable once, as SQLite does for a new journal.
+    try {
+      const dir = openSync(dirname(wal.path), 'r');
+      try {
+        fsyncSync(dir);
+      } finally {
+        closeQuietly(dir);
+      }
+    } catch {
+      // Directories cannot be opened for a flush everywhere (Windows); SQLite skips it there too.
+    }
+    return this.#walFd;
   }
 
   #statement<R>(query: CompiledQuery): QueryResult<R> {
@@ -239,13 +348,26 @@ export class GroupCommitDriver implements Driver {
     try {
       this.#run('commit');
       this.commits += 1;
+      this.#written += 1;
       this.onCommit?.(batch.length);
     } catch (error) {
       this.#failBatch(error);
       return;
     }
     this.#batch = undefined;
-    for (const waiter of batch) waiter.resolve();
+    const durable = this.#durable();
+    if (!durable) {
+      for (const waiter of batch) waiter.resolve();
+      return;
+    }
+    durable.then(
+      () => {
+        for (const waiter of batch) waiter.resolve();
+      },
+      (error: unknown) => {
+        for (const waiter of batch) waiter.reject(error);
+      },
+    );
   }
 
   #failBatch(error: unknown): void {
@@ -258,13 +380,21 @@ export class GroupCommitDriver implements Driver {
 
 const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // Closing is all that is left to do with it.
+  }
+}
+
 /** Kysely's SQLite dialect (compiler, adapter, introspection) with the group-commit driver. */
 export class GroupCommitSqliteDialect extends SqliteDialect {
   readonly #driver: GroupCommitDriver;
 
-  constructor(db: SQLite.Database, prepare: (sql: string) => SQLite.Statement) {
+  constructor(db: SQLite.Database, prepare: (sql: string) => SQLite.Statement, wal?: WalFlush) {
     super({ database: db });
-    this.#driver = new GroupCommitDriver(db, prepare);
+    this.#driver = new GroupCommitDriver(db, prepare, wal);
   }
 
   override createDriver(): Driver {
