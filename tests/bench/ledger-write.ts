@@ -8,8 +8,9 @@ import SQLite from '../../src/server/db/sqlite.ts';
 
 // The two references of the transfer bench, without the application around them: the same ledger
 // write as POST /api/v1/transfer/touser (guarded debit and credit in account-id order, then the
-// ledger row, in one transaction) in raw SQL on the drivers the server uses, with the server's
-// settings (SQLite: WAL, synchronous=FULL; PostgreSQL: a pool of 10).
+// ledger row, in one transaction) in raw SQL on the drivers the server uses, each write durable when
+// answered (SQLite: WAL, synchronous=FULL, a COMMIT and its fsync per transfer, the plain way, where
+// the server shares its COMMITs and flushes off the event loop; PostgreSQL: a pool of 10).
 
 export type Target =
   | { dialect: 'sqlite'; dataDir: string }
