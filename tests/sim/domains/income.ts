@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import * as v from 'valibot';
 import { forbidden } from '../../../src/server/http/errors.ts';
 import {
@@ -687,30 +688,23 @@ export const income: Domain<IncomeOp, IncomeState> = {
   async check({ world, state }: Ctx<IncomeState>) {
     if (!state.dirty) return undefined;
     state.dirty = false;
-    const count = async (table: 'roi_payments' | 'level_incomes' | 'activation_incomes') =>
-      Number(
-        (
-          await world.db
-            .selectFrom(table)
-            .select((eb) => eb.fn.countAll<number>().as('n'))
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
+    // One statement for the four counts: on PostgreSQL each round trip costs more than the count.
+    const { rows } = await sql<Record<string, number | string>>`select
+      (select count(*) from roi_payments) as roi_payments,
+      (select count(*) from level_incomes) as level_incomes,
+      (select count(*) from activation_incomes) as activation_incomes,
+      (select count(*) from activation_codes where used_by is not null) as used`.execute(world.db);
+    const count = (name: string) => Number(rows[0]?.[name]);
     for (const [table, want] of [
       ['roi_payments', state.roiPayments],
       ['level_incomes', state.levelPayments],
       ['activation_incomes', state.activationPayments],
     ] as const) {
-      const n = await count(table);
+      const n = count(table);
       if (n !== want) return `${table} has ${n} rows, but the payments learned account for ${want}`;
     }
-    const used = await world.db
-      .selectFrom('activation_codes')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('used_by', 'is not', null)
-      .executeTakeFirstOrThrow();
-    if (Number(used.n) !== state.redeemed)
-      return `${used.n} codes are used, but the redemptions answered account for ${state.redeemed}`;
+    if (count('used') !== state.redeemed)
+      return `${count('used')} codes are used, but the redemptions answered account for ${state.redeemed}`;
     return undefined;
   },
 };

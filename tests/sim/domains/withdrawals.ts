@@ -1287,18 +1287,17 @@ export const withdrawals: Domain<WithdrawalOp, WithdrawalsState> = {
     // recorded approved), and every request the step's answers changed.
     const rows = full
       ? await db.selectFrom('withdrawals').select(columns).execute()
-      : [
-          ...(await db.selectFrom('withdrawals').select(columns).where('status', '=', 'pending').execute()),
-          ...(await db
-            .selectFrom('withdrawals')
-            .select(columns)
-            .where('status', '=', 'approved')
-            .where('created_at', '=', new Date().toISOString())
-            .execute()),
-          ...(changed.length > 0
-            ? await db.selectFrom('withdrawals').select(columns).where('id', 'in', changed).execute()
-            : []),
-        ];
+      : await db
+          .selectFrom('withdrawals')
+          .select(columns)
+          .where((eb) =>
+            eb.or([
+              eb('status', '=', 'pending'),
+              eb.and([eb('status', '=', 'approved'), eb('created_at', '=', new Date().toISOString())]),
+              ...(changed.length > 0 ? [eb('id', 'in', changed)] : []),
+            ]),
+          )
+          .execute();
     if (full && rows.length !== state.requests.size)
       return `${rows.length} withdrawals are stored, but the answers account for ${state.requests.size}`;
     const open = new Map<string, string>();
