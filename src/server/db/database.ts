@@ -55,14 +55,17 @@ export function createDatabase(
   // WAL for concurrent readers. synchronous=NORMAL: a COMMIT writes the WAL without waiting for the
   // disk, and the group commit flushes the WAL off the event loop before anything is answered, so an
   // answered write still survives a power cut (group-commit.ts).
-  sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('synchronous = NORMAL');
+  // Where the file system cannot hold a WAL, SQLite keeps its rollback journal: then synchronous=FULL,
+  // and SQLite flushes at each COMMIT itself.
+  const wal = sqlite.pragma('journal_mode = WAL', { simple: true }) === 'wal';
+  sqlite.pragma(wal ? 'synchronous = NORMAL' : 'synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const groupCommit = new GroupCommitSqliteDialect(sqlite, statementCache(sqlite), {
-    path: `${file}-wal`,
-    ...(options.walFsync ? { fsync: options.walFsync } : {}),
-  });
+  const groupCommit = new GroupCommitSqliteDialect(
+    sqlite,
+    statementCache(sqlite),
+    wal ? { path: `${file}-wal`, ...(options.walFsync ? { fsync: options.walFsync } : {}) } : undefined,
+  );
   return {
     db: new Kysely<Database>({ dialect: groupCommit }),
     dialect: 'sqlite',

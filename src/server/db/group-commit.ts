@@ -250,7 +250,9 @@ export class GroupCommitDriver implements Driver {
     const upTo = this.#written;
     let done: Promise<void> | undefined;
     try {
-      done = (wal.fsync ?? fsyncOffLoop)(this.#walDescriptor(wal));
+      const fd = this.#walDescriptor(wal);
+      // No WAL file yet: nothing has been written to one.
+      done = fd === undefined ? undefined : (wal.fsync ?? fsyncOffLoop)(fd);
     } catch (error) {
       done = Promise.reject(error);
     }
@@ -276,10 +278,15 @@ export class GroupCommitDriver implements Driver {
     return flushing.done;
   }
 
-  /** The WAL's descriptor, opened at the first flush (SQLite has made the file by then). */
-  #walDescriptor(wal: WalFlush): number {
+  /** The WAL's descriptor, opened at the first flush; none while SQLite has not made the file. */
+  #walDescriptor(wal: WalFlush): number | undefined {
     if (this.#walFd !== undefined) return this.#walFd;
-    this.#walFd = openSync(wal.path, 'r+');
+    try {
+      this.#walFd = openSync(wal.path, 'r+');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
     // The file's name in its directory, made durable once, as SQLite does for a new journal.
     try {
       const dir = openSync(dirname(wal.path), 'r');
