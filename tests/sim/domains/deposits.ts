@@ -123,10 +123,13 @@ type DepositsState = {
   credited: { manual: number; chain: number };
   /** A deposit operation was sent in this step (no other operation changes a deposit). */
   sent: boolean;
+  /** On-chain deposits an answer learned in this step showed credited or rejected. */
+  finalInStep: Set<string>;
 };
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-0000000000bb';
 const WAITING = ['pending', 'awaiting_admin'];
+const FINAL = ['credited', 'rejected'];
 const DUST = 10n ** BigInt(TOKEN_DECIMALS - 3);
 
 let png: Promise<Buffer> | undefined;
@@ -225,6 +228,7 @@ export const deposits: Domain<DepositOp, DepositsState> = {
     learned: new Set(),
     credited: { manual: 0, chain: 0 },
     sent: false,
+    finalInStep: new Set(),
   }),
 
   async setup({ state }) {
@@ -483,6 +487,7 @@ export const deposits: Domain<DepositOp, DepositsState> = {
     // A step that sent no deposit operation changed no deposit: its books are the core check's.
     const sent = state.sent;
     state.sent = false;
+    state.finalInStep.clear();
     if (!full && !sent) return undefined;
     // In full, every deposit; in a step, those written or decided at its instant (the simulator's own
     // indexes, world.ts): a deposit the step changed without stamping it is the next full check's.
@@ -628,6 +633,14 @@ function learnOnChain(
   if (op.kind === 'chain-submit' && d.user_id !== memberAt(world, op.by).id)
     return `member ${memberAt(world, op.by).id} submitted ${d.tx_hash}, and was answered with ${d.user_id}'s deposit`;
   if (op.kind === 'chain-check' && op.as === 'other') return `a member saw another member's deposit ${d.id}`;
+  // Credited and rejected are final. An answer still open after one is a read made before it, by a call
+  // of the same step (they run at once, and a check is learned after the decisions): older than what
+  // the model knows. In a later step it would be a deposit moving backwards.
+  if (FINAL.includes(known.status) && !FINAL.includes(d.status)) {
+    if (state.finalInStep.has(d.id)) return undefined;
+    return `on-chain deposit ${d.id} was ${known.status}, and is now ${d.status}`;
+  }
+  if (FINAL.includes(d.status)) state.finalInStep.add(d.id);
   if (d.status === 'credited') {
     if (known.credited) {
       if (op.kind === 'chain-approve') return `on-chain deposit ${d.id} was credited twice (approved again)`;
