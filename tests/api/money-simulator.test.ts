@@ -198,6 +198,56 @@ describe('money simulator', () => {
   );
 
   it(
+    'a status check that read an on-chain deposit before a rejection of the same step is not taken as its status',
+    async () => {
+      const op = (extra: Partial<Op>) =>
+        ({ join: false, delay: 0, advanceMs: 1_000, key: undefined, fault: undefined, ...extra }) as Op;
+      const hash = `0x${'ab'.repeat(32)}`;
+      // A transfer from an address the member never saved: once confirmed, it waits for an admin.
+      const ops = [
+        op({
+          kind: 'chain-submit',
+          key: 'deposit',
+          by: 0,
+          hash,
+          tx: {
+            send: {
+              from: 'stranger',
+              to: 'deposit',
+              token: 'usdt',
+              success: true,
+              cents: 5_000,
+              dust: false,
+              delay: 0,
+            },
+          },
+          chainId: 56,
+        }),
+        op({ kind: 'chain-check', pick: 0, as: 'owner', by: 0, advanceMs: 600_000 }),
+        // The member's page checks it while the admin rejects it: the check reads first (the rejection
+        // is sent a few turns of the event loop later), and the rejection is learned first. Before the
+        // mend this failed as the million-operation run did at operation 644,838: "on-chain deposit ...
+        // is rejected, but the answers make it awaiting_admin".
+        op({ kind: 'chain-check', pick: 0, as: 'owner', by: 0 }),
+        op({
+          kind: 'chain-reject',
+          pick: 0,
+          which: 'open',
+          reason: 'Not our transfer',
+          join: true,
+          delay: 5,
+        }),
+        op({ kind: 'chain-check', pick: 0, as: 'owner', by: 0 }),
+      ];
+      const result = await runOps({ seed: 1, ops: ops.length, dialect, maxConcurrency: 2 }, ops);
+      expect(result.failure).toBeUndefined();
+      expect(result.answers['chain-check 200']).toBe(3);
+      expect(result.answers['chain-reject 200']).toBe(1);
+    },
+    RUN_MS,
+  );
+
+  it(
     "a status poll that fails after storing the provider's status is polled again, and the model learns what it stored",
     async () => {
       const op = (extra: Partial<Op>) =>
