@@ -173,6 +173,9 @@ test('after one visit the landing page and the app open with no network, their C
 });
 
 test('a new deploy shows "A new version is available" and reloads only when asked', async ({ browser }) => {
+  // A server process of its own (its start took 10 s of a 30-s budget on a busy machine, as the other
+  // specs that start one allow for), then a worker installed twice.
+  test.setTimeout(90_000);
   const server = await startOwnServer();
   const context = await browser.newContext({ baseURL: server.origin });
   try {
@@ -220,6 +223,9 @@ test('a new deploy shows "A new version is available" and reloads only when aske
 test('a worker first installed by the landing page waits, after a new deploy, for the app’s Reload', async ({
   browser,
 }) => {
+  // A server process of its own (its start took 10 s of a 30-s budget on a busy machine, as the other
+  // specs that start one allow for), then a worker installed twice.
+  test.setTimeout(90_000);
   const server = await startOwnServer();
   const context = await browser.newContext({ baseURL: server.origin });
   try {
