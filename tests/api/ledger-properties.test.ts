@@ -309,4 +309,42 @@ describe('the database guards the ledger by itself, whatever the code does', () 
     await refuses(insert({ phase: 'post', pending_id: hold.id, amount_cents: 200 }), /unique/i);
     expect((await reconcile(server.db)).balanced).toBe(true);
   });
+
+  it('reconciles exactly an account whose turnover passes 2^53 cents (no false one-cent mismatch)', async () => {
+    // A million-operation simulator run met this: the account behind adjustments at minus 68.5 trillion
+    // dollars, and the reconciliation, adding each account's totals as JavaScript numbers, a cent off.
+    const member = await registerMember(server.baseUrl);
+    const { id } = await server.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', member.email)
+      .executeTakeFirstOrThrow();
+    await inTrx((trx) => ensureWallets(trx, id));
+    const wallet = walletAccountId(id, 'business');
+    const big = 4_600_000_000_000_000; // both directions' totals pass 2^53 = 9,007,199,254,740,992
+    const move = (debit: string, credit: string, cents: number) =>
+      inTrx((trx) =>
+        postTransfer(trx, {
+          debitAccountId: debit,
+          creditAccountId: credit,
+          amountCents: cents,
+          kind: 'adjustment',
+        }),
+      );
+    // Each balance stays a safe integer; only the totals of entries pass 2^53.
+    await move(PLATFORM.adjustments, wallet, big + 1);
+    await move(wallet, PLATFORM.adjustments, big);
+    await move(PLATFORM.adjustments, wallet, big);
+    await move(wallet, PLATFORM.adjustments, big);
+    const books = await reconcile(server.db);
+    expect(books.mismatches).toEqual([]);
+    expect(books.balanced).toBe(true);
+    // The wallet holds the one cent left over.
+    const row = await server.db
+      .selectFrom('ledger_accounts')
+      .select('balance_cents')
+      .where('id', '=', wallet)
+      .executeTakeFirstOrThrow();
+    expect(Number(row.balance_cents)).toBe(1);
+  });
 });

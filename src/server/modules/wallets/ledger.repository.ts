@@ -91,32 +91,30 @@ export async function allAccounts(db: Db) {
     .select([
       'ledger_accounts.id',
       'ledger_accounts.code',
-      'ledger_accounts.balance_cents',
-      'ledger_accounts.held_cents',
+      sql<string>`cast(ledger_accounts.balance_cents as text)`.as('balance_cents'),
+      sql<string>`cast(ledger_accounts.held_cents as text)`.as('held_cents'),
       'users.email',
     ])
     .execute();
 }
 
 /** Sums of the entries per account and phase, from which balances are recomputed. */
+/**
+ * A total of entries as decimal text: an account's turnover can pass 2^53 cents, past which a
+ * JavaScript number (what both drivers give for a sum) is no longer exact.
+ */
+const exactSum = sql<string>`cast(sum(amount_cents) as text)`.as('total');
+
 export async function entrySums(db: Db) {
   const [credits, debits] = await Promise.all([
     db
       .selectFrom('ledger_transfers')
-      .select([
-        'credit_account_id as account_id',
-        'phase',
-        (eb) => eb.fn.sum<number>('amount_cents').as('total'),
-      ])
+      .select(['credit_account_id as account_id', 'phase', exactSum])
       .groupBy(['credit_account_id', 'phase'])
       .execute(),
     db
       .selectFrom('ledger_transfers')
-      .select([
-        'debit_account_id as account_id',
-        'phase',
-        (eb) => eb.fn.sum<number>('amount_cents').as('total'),
-      ])
+      .select(['debit_account_id as account_id', 'phase', exactSum])
       .groupBy(['debit_account_id', 'phase'])
       .execute(),
   ]);

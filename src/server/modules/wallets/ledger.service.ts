@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { formatCents } from '../../../shared/money.ts';
+import { formatBigCents } from '../../../shared/money.ts';
 import type { Reconciliation, Wallet } from '../../../shared/wallets.ts';
 import { WALLET_MESSAGES, WALLETS } from '../../../shared/wallets.ts';
 import { type Db, isPostgres } from '../../db/database.ts';
@@ -185,41 +185,43 @@ export async function reconcile(db: Db): Promise<Reconciliation> {
     ? begin.setIsolationLevel('repeatable read').setAccessMode('read only')
     : begin
   ).execute(async (trx) => [await allAccounts(trx), await entrySums(trx)] as const);
-  const computed = new Map<string, { balance: number; held: number }>();
+  // In BigInt: an account's totals can pass 2^53 cents, where a JavaScript number is no longer exact.
+  const computed = new Map<string, { balance: bigint; held: bigint }>();
   const at = (id: string) => {
-    const entry = computed.get(id) ?? { balance: 0, held: 0 };
+    const entry = computed.get(id) ?? { balance: 0n, held: 0n };
     computed.set(id, entry);
     return entry;
   };
   for (const { account_id, phase, total } of credits) {
-    if (phase === 'single' || phase === 'post') at(account_id).balance += Number(total);
+    if (phase === 'single' || phase === 'post') at(account_id).balance += BigInt(total);
   }
   for (const { account_id, phase, total } of debits) {
     const entry = at(account_id);
-    if (phase === 'single' || phase === 'post') entry.balance -= Number(total);
-    if (phase === 'pending') entry.held += Number(total);
-    if (phase === 'post' || phase === 'void') entry.held -= Number(total);
+    const cents = BigInt(total);
+    if (phase === 'single' || phase === 'post') entry.balance -= cents;
+    if (phase === 'pending') entry.held += cents;
+    if (phase === 'post' || phase === 'void') entry.held -= cents;
   }
-  let sum = 0;
+  let sum = 0n;
   const mismatches: Reconciliation['mismatches'] = [];
   for (const account of accounts) {
-    const cached = Number(account.balance_cents);
-    const held = Number(account.held_cents);
-    const expected = computed.get(account.id) ?? { balance: 0, held: 0 };
+    const cached = BigInt(account.balance_cents);
+    const held = BigInt(account.held_cents);
+    const expected = computed.get(account.id) ?? { balance: 0n, held: 0n };
     sum += cached;
     if (cached !== expected.balance || held !== expected.held) {
       mismatches.push({
         account_id: account.id,
         code: account.code,
         owner_email: account.email ?? null,
-        cached: `${formatCents(cached)} (held ${formatCents(held)})`,
-        computed: `${formatCents(expected.balance)} (held ${formatCents(expected.held)})`,
+        cached: `${formatBigCents(cached)} (held ${formatBigCents(held)})`,
+        computed: `${formatBigCents(expected.balance)} (held ${formatBigCents(expected.held)})`,
       });
     }
   }
   return {
-    balanced: sum === 0 && mismatches.length === 0,
-    ledger_sum: formatCents(sum),
+    balanced: sum === 0n && mismatches.length === 0,
+    ledger_sum: formatBigCents(sum),
     accounts_checked: accounts.length,
     mismatches,
     checked_at: new Date().toISOString(),
