@@ -15,6 +15,10 @@ const dialect = process.env.TEST_DIALECT === 'postgres' ? 'postgres' : 'sqlite';
 const RUN_MS = 420_000;
 
 describe('money simulator', () => {
+  /** One operation of a hand-written run: alone in its step, one second after the last, no fault. */
+  const op = (extra: Partial<Op>) =>
+    ({ join: false, delay: 0, advanceMs: 1_000, key: undefined, fault: undefined, ...extra }) as Op;
+
   for (const seed of [101, 202]) {
     it(
       `seed ${seed}: 10,000 operations, and every step leaves the books as the answers say`,
@@ -169,17 +173,13 @@ describe('money simulator', () => {
       let crashes = 0;
       for (let k = 1; k <= 40; k++) {
         const ops = [
-          {
+          op({
             kind: 'salary-run',
-            join: false,
-            delay: 0,
-            advanceMs: 1_000,
-            key: undefined,
             month: undefined,
             copies: 1,
             crashAt: k,
             fault: { failBefore: k, reopen: true },
-          } as Op,
+          }),
         ];
         const result = await runOps({ seed: 1, ops: 1, dialect, maxConcurrency: 1 }, ops);
         expect(result.failure, `dropped before statement ${k}`).toBeUndefined();
@@ -200,8 +200,6 @@ describe('money simulator', () => {
   it(
     'a status check that read an on-chain deposit before a rejection of the same step is not taken as its status',
     async () => {
-      const op = (extra: Partial<Op>) =>
-        ({ join: false, delay: 0, advanceMs: 1_000, key: undefined, fault: undefined, ...extra }) as Op;
       const hash = `0x${'ab'.repeat(32)}`;
       // A transfer from an address the member never saved: once confirmed, it waits for an admin.
       const ops = [
@@ -250,8 +248,6 @@ describe('money simulator', () => {
   it(
     "a status poll that fails after storing the provider's status is polled again, and the model learns what it stored",
     async () => {
-      const op = (extra: Partial<Op>) =>
-        ({ join: false, delay: 0, advanceMs: 1_000, key: undefined, fault: undefined, ...extra }) as Op;
       // The provider's invoice reaches `finished` with no callback the service accepts (bad signatures);
       // then the member's page polls, and the poll fails before its statement k: before its commit
       // (nothing stored) or after it (finished stored and the wallet credited, the answer lost). The page
