@@ -351,8 +351,10 @@ export async function openWorld(
   let closed = false;
   const open = async (statements: number) => {
     // SQLite's WAL is flushed where its COMMIT ran, not on the thread pool: a step's answers then come
-    // in the order the seed says, not as the disk's threads finish (the file lives in memory anyway).
+    // in the order the seed says, not as the disk's threads finish (the file lives in memory anyway);
+    // and SQLite checkpoints in the COMMIT that fills the WAL, not on a thread of its own.
     const created = createDatabase(config, {
+      checkpoints: 'inline',
       walFsync: (fd) => {
         fsyncSync(fd);
         return undefined;

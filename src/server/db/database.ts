@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { Kysely, PostgresAdapter, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.ts';
+import { WalCheckpointer } from './checkpointer.ts';
 import { type GroupCommitDriver, GroupCommitSqliteDialect, type WalFlush } from './group-commit.ts';
 import type { Database } from './schema.ts';
 import SQLite from './sqlite.ts';
@@ -26,6 +27,11 @@ export function createDatabase(
   options: {
     /** SQLite: how the WAL is flushed (fs.fsync on the thread pool by default; see WalFlush). */
     walFsync?: WalFlush['fsync'];
+    /**
+     * SQLite: who checkpoints the WAL: a worker thread (the default; checkpointer.ts) or, `inline`,
+     * SQLite itself in the COMMIT that fills the WAL (the simulator, whose steps use no threads).
+     */
+    checkpoints?: 'worker' | 'inline';
   } = {},
 ): {
   db: Db;
@@ -54,7 +60,8 @@ export function createDatabase(
   const sqlite = new SQLite(file);
   // WAL for concurrent readers. synchronous=NORMAL: a COMMIT writes the WAL without waiting for the
   // disk, and the group commit flushes the WAL off the event loop before anything is answered, so an
-  // answered write still survives a power cut (group-commit.ts).
+  // answered write still survives a power cut (group-commit.ts). The WAL is copied back into the
+  // database file (checkpoints) on a worker thread, off the event loop too (checkpointer.ts).
   // Where the file system cannot hold a WAL, SQLite keeps its rollback journal: then synchronous=FULL,
   // and SQLite flushes at each COMMIT itself.
   const wal = sqlite.pragma('journal_mode = WAL', { simple: true }) === 'wal';
@@ -65,6 +72,7 @@ export function createDatabase(
     sqlite,
     statementCache(sqlite),
     wal ? { path: `${file}-wal`, ...(options.walFsync ? { fsync: options.walFsync } : {}) } : undefined,
+    wal && options.checkpoints !== 'inline' ? new WalCheckpointer(sqlite, file) : undefined,
   );
   return {
     db: new Kysely<Database>({ dialect: groupCommit }),

@@ -34,7 +34,8 @@ import type SQLite from './sqlite.ts';
 // a flush that covers every write before it, so no answer rests on something a power cut could
 // undo, as with synchronous=FULL. But the event loop no longer stops for the disk: the next batch runs
 // while the last one's flush is on its way (with synchronous=FULL every request waited behind each
-// COMMIT's fsync, up to 30 ms on a busy disk). SQLite itself still syncs around each checkpoint.
+// COMMIT's fsync, up to 30 ms on a busy disk). SQLite syncs around each checkpoint, which the
+// server makes on a thread of its own (checkpointer.ts).
 // If a flush fails, what the disk holds is unknown: that batch fails, and so does every later call
 // (PostgreSQL stops on a failed fsync for the same reason); a restart recovers from the WAL.
 
@@ -119,6 +120,7 @@ export class GroupCommitDriver implements Driver {
   readonly #prepare: (sql: string) => SQLite.Statement;
   readonly #mutex = new Mutex();
   readonly #wal: WalFlush | undefined;
+  readonly #checkpointer: { stop(): Promise<void> } | undefined;
   #walFd: number | undefined;
   /** Writes made (COMMITs, and statements of their own outside a batch), and how many are on disk. */
   #written = 0;
@@ -135,10 +137,17 @@ export class GroupCommitDriver implements Driver {
   /** Told of each COMMIT with how many holders (transactions, queries) waited on it: the metrics. */
   onCommit: ((batchSize: number) => void) | undefined;
 
-  constructor(db: SQLite.Database, prepare: (sql: string) => SQLite.Statement, wal?: WalFlush) {
+  constructor(
+    db: SQLite.Database,
+    prepare: (sql: string) => SQLite.Statement,
+    wal?: WalFlush,
+    /** Checkpoints made elsewhere (checkpointer.ts), stopped before the connection closes. */
+    checkpointer?: { stop(): Promise<void> },
+  ) {
     this.#db = db;
     this.#prepare = prepare;
     this.#wal = wal;
+    this.#checkpointer = checkpointer;
   }
 
   async init(): Promise<void> {}
@@ -202,6 +211,7 @@ export class GroupCommitDriver implements Driver {
   async destroy(): Promise<void> {
     await this.#flush();
     await this.#durable()?.catch(() => undefined);
+    await this.#checkpointer?.stop();
     this.#db.close();
     if (this.#walFd !== undefined) closeQuietly(this.#walFd);
   }
@@ -399,9 +409,14 @@ function closeQuietly(fd: number): void {
 export class GroupCommitSqliteDialect extends SqliteDialect {
   readonly #driver: GroupCommitDriver;
 
-  constructor(db: SQLite.Database, prepare: (sql: string) => SQLite.Statement, wal?: WalFlush) {
+  constructor(
+    db: SQLite.Database,
+    prepare: (sql: string) => SQLite.Statement,
+    wal?: WalFlush,
+    checkpointer?: { stop(): Promise<void> },
+  ) {
     super({ database: db });
-    this.#driver = new GroupCommitDriver(db, prepare, wal);
+    this.#driver = new GroupCommitDriver(db, prepare, wal, checkpointer);
   }
 
   override createDriver(): Driver {

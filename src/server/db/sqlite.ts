@@ -12,9 +12,11 @@ import type BetterSqlite3 from 'better-sqlite3';
 const NODE_API_OF_RELEASE_13 = 10;
 
 const requireCommonJs = createRequire(import.meta.url);
-const SQLite: typeof BetterSqlite3 = requireCommonJs(
+/** The release's entry file, for a worker thread that opens the same database (checkpointer.ts). */
+export const sqliteModulePath = requireCommonJs.resolve(
   Number(process.versions.napi) >= NODE_API_OF_RELEASE_13 ? 'better-sqlite3-13' : 'better-sqlite3',
 );
+const SQLite: typeof BetterSqlite3 = requireCommonJs(sqliteModulePath);
 
 declare namespace SQLite {
   type Database = BetterSqlite3.Database;

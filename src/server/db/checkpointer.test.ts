@@ -1,0 +1,97 @@
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AUTOCHECKPOINT_PAGES, WalCheckpointer } from './checkpointer.ts';
+import { createDatabase } from './database.ts';
+import SQLite from './sqlite.ts';
+
+// SQLite's checkpoints on a worker thread (checkpointer.ts), on real files: what is copied into the
+// database file, and by whom, is read off the file's size. 1,500 rows of 4 KB are past SQLite's own
+// checkpoint line (1,000 pages), so the server's connection would have copied them at a COMMIT.
+
+const ROWS = 1500;
+const ROW_BYTES = 4096;
+
+let dir: string;
+let file: string;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'checkpointer-'));
+  file = join(dir, 'platform.sqlite');
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const fileBytes = () => statSync(file).size;
+
+/** The server's connection as createDatabase opens it, with one table. */
+function serverConnection(): SQLite.Database {
+  const sqlite = new SQLite(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.exec('create table blobs (id integer primary key, body blob not null)');
+  return sqlite;
+}
+
+function writeRows(sqlite: SQLite.Database): void {
+  const insert = sqlite.prepare('insert into blobs (body) values (?)');
+  for (let i = 0; i < ROWS; i++) insert.run(Buffer.alloc(ROW_BYTES, i % 251));
+}
+
+async function eventually(check: () => boolean, seconds = 15): Promise<boolean> {
+  for (let waited = 0; waited < seconds * 1000; waited += 50) {
+    if (check()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return check();
+}
+
+describe('checkpoints on a worker thread', () => {
+  it('leaves the copying to the worker: the COMMITs past 1,000 pages copy nothing, the worker copies it all', async () => {
+    const sqlite = serverConnection();
+    // A worker that waits a minute between checkpoints: only its last one, at stop(), runs here.
+    const checkpointer = new WalCheckpointer(sqlite, file, 60_000);
+    const before = fileBytes();
+    writeRows(sqlite);
+    expect(fileBytes(), 'the database file after the COMMITs').toBe(before);
+
+    await checkpointer.stop();
+    expect(fileBytes(), 'the database file after the worker checkpointed').toBeGreaterThan(ROWS * ROW_BYTES);
+    expect(checkpointer.failure).toBeUndefined();
+    sqlite.close();
+  });
+
+  it('checkpoints a running server on its own, without being asked', async () => {
+    const { db } = createDatabase({ dataDir: dir, databaseUrl: undefined, databaseSchema: undefined });
+    try {
+      await sql`create table blobs (id integer primary key, body blob not null)`.execute(db);
+      for (let i = 0; i < ROWS; i++)
+        await sql`insert into blobs (body) values (${Buffer.alloc(ROW_BYTES, i % 251)})`.execute(db);
+      expect(
+        await eventually(() => fileBytes() > ROWS * ROW_BYTES),
+        'the rows reached the database file',
+      ).toBe(true);
+      // Everything is still there, read through the server's connection.
+      const { rows } = await sql<{ n: number }>`select count(*) as n from blobs`.execute(db);
+      expect(rows[0]?.n).toBe(ROWS);
+    } finally {
+      await db.destroy();
+    }
+  }, 30_000);
+
+  it("hands checkpoints back to the server's connection when the worker cannot run", async () => {
+    const sqlite = serverConnection();
+    // The worker's connection fails to open: no such folder.
+    const checkpointer = new WalCheckpointer(sqlite, join(dir, 'missing', 'platform.sqlite'), 50);
+    expect(await eventually(() => checkpointer.failure !== undefined), 'the failure is known').toBe(true);
+    expect(sqlite.pragma('wal_autocheckpoint', { simple: true })).toBe(AUTOCHECKPOINT_PAGES);
+
+    const before = fileBytes();
+    writeRows(sqlite);
+    // SQLite's own checkpoints at 1,000 pages copied most of the rows at their COMMITs.
+    expect(fileBytes() - before).toBeGreaterThan(AUTOCHECKPOINT_PAGES * ROW_BYTES);
+    await checkpointer.stop();
+    sqlite.close();
+  });
+});
