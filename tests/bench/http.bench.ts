@@ -67,6 +67,11 @@ const OPEN_WARMUP_S = Math.round(Number(process.env.BENCH_OPEN_LOOP_WARMUP_SECON
  * 'endpoint' runs the bare route at the endpoint's rates too, to compare the two at the same load.
  */
 const OPEN_BASE = process.env.BENCH_OPEN_LOOP_BASE ?? 'own';
+/**
+ * BENCH_OPEN_LOOP_MAX: the endpoint's and the bare route's maxima (transfers/s, `endpoint,bare`) to
+ * take the shares of, in place of those measured: two builds compared at the same rates.
+ */
+const OPEN_MAX = process.env.BENCH_OPEN_LOOP_MAX?.split(',').map(Number);
 /** The share of the maximum the latency aim is set at. */
 const AIM_SHARE = 70;
 
@@ -262,8 +267,8 @@ async function benchTransfers(dialect: Target['dialect'], withStaticCalls = fals
         ],
       };
       // Open loop at shares of each one's own maximum, the endpoint and the bare route in turns.
-      const realMax = rows.real[0]?.rate ?? 0;
-      const bareMax = OPEN_BASE === 'endpoint' ? realMax : (rows.bare[0]?.rate ?? 0);
+      const realMax = OPEN_MAX?.[0] ?? rows.real[0]?.rate ?? 0;
+      const bareMax = OPEN_BASE === 'endpoint' ? realMax : (OPEN_MAX?.[1] ?? rows.bare[0]?.rate ?? 0);
       if (OPEN_LOOP !== 'off')
         for (const share of OPEN_SHARES) {
           open.push(await openRun('transfer/touser', real.many, share, realMax, server.cpuMs));
