@@ -330,6 +330,24 @@ function runUrl(name: string): string {
 }
 
 /**
+ * Drops a run's database once its connections are gone. A pool's end() resolves when it has asked
+ * each connection to close, not when they have: a forced drop at once ended some of them from the
+ * server's side, and the error came back to a client nobody listened to any more.
+ */
+async function dropDatabase(name: string): Promise<void> {
+  for (let tries = 0; ; tries++) {
+    try {
+      await adminQuery(`drop database ${name}${tries >= 100 ? ' with (force)' : ''}`);
+      return;
+    } catch (error) {
+      // 55006: the database is still in use.
+      if ((error as { code?: string }).code !== '55006' || tries >= 100) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
+
+/**
  * A fresh database with an admin and `members` members in a random sponsor tree, most of them active;
  * then each domain's set-up.
  */
@@ -402,7 +420,7 @@ export async function openWorld(
     await world?.reopening;
     (world?.plugin ?? first.plugin).retire();
     await current.destroy();
-    if (dialect === 'postgres') await adminQuery(`drop database ${database} with (force)`);
+    if (dialect === 'postgres') await dropDatabase(database);
     rmSync(dataDir, { recursive: true, force: true });
   };
   try {
