@@ -1,6 +1,8 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AUTOCHECKPOINT_PAGES, WalCheckpointer } from './checkpointer.ts';
@@ -79,6 +81,26 @@ describe('checkpoints on a worker thread', () => {
       await db.destroy();
     }
   }, 30_000);
+
+  // A command (npm run admin:create) opens the database, does its work and closes it as its last await.
+  it('lets a command that opened the database exit when it is done, with status 0', () => {
+    const script = `
+      const { createDatabase } = await import('./src/server/db/database.ts');
+      const { sql } = await import('kysely');
+      const { db } = createDatabase({ dataDir: process.env.DATA_DIR, databaseUrl: undefined, databaseSchema: undefined });
+      await sql\`create table done (id integer primary key)\`.execute(db);
+      await db.destroy();
+      console.log('closed');`;
+    const ran = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: fileURLToPath(new URL('../../..', import.meta.url)),
+      env: { ...process.env, DATA_DIR: dir },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(ran.stdout.trim(), ran.stderr).toBe('closed');
+    // 13 is Node's status for a top-level await that never settled.
+    expect(ran.status, ran.stderr).toBe(0);
+  }, 90_000);
 
   it("hands checkpoints back to the server's connection when the worker cannot run", async () => {
     const sqlite = serverConnection();

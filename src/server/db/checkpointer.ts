@@ -91,6 +91,9 @@ export class WalCheckpointer {
   async stop(): Promise<void> {
     if (this.#stopping) return;
     this.#stopping = true;
+    // Referenced again while it stops: a process with nothing else left to do (a command's last
+    // await) would otherwise exit before the worker's exit is heard, its await unsettled.
+    this.#worker.ref();
     this.#worker.postMessage('stop');
     await this.#exited;
   }
