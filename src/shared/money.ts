@@ -14,9 +14,7 @@ export function parseCents(input: string | number): number | null {
 /** 125000 -> "1250.00", the API's money format. */
 export function formatCents(cents: number): string {
   if (!Number.isSafeInteger(cents)) throw new RangeError(`not an integer amount of cents: ${cents}`);
-  const sign = cents < 0 ? '-' : '';
-  const abs = Math.abs(cents);
-  return `${sign}${Math.trunc(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+  return formatBigCents(BigInt(cents));
 }
 
 /** formatCents for sums that may pass 2^53 cents (the ledger's reconciliation), exact at any size. */

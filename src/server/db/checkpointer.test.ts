@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { waitFor } from '../../../tests/helpers/server-process.ts';
 import { AUTOCHECKPOINT_PAGES, WalCheckpointer } from './checkpointer.ts';
 import { createDatabase } from './database.ts';
 import SQLite from './sqlite.ts';
@@ -41,14 +42,6 @@ function writeRows(sqlite: SQLite.Database): void {
   for (let i = 0; i < ROWS; i++) insert.run(Buffer.alloc(ROW_BYTES, i % 251));
 }
 
-async function eventually(check: () => boolean, seconds = 15): Promise<boolean> {
-  for (let waited = 0; waited < seconds * 1000; waited += 50) {
-    if (check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return check();
-}
-
 describe('checkpoints on a worker thread', () => {
   it('leaves the copying to the worker: the COMMITs past 1,000 pages copy nothing, the worker copies it all', async () => {
     const sqlite = serverConnection();
@@ -70,10 +63,7 @@ describe('checkpoints on a worker thread', () => {
       await sql`create table blobs (id integer primary key, body blob not null)`.execute(db);
       for (let i = 0; i < ROWS; i++)
         await sql`insert into blobs (body) values (${Buffer.alloc(ROW_BYTES, i % 251)})`.execute(db);
-      expect(
-        await eventually(() => fileBytes() > ROWS * ROW_BYTES),
-        'the rows reached the database file',
-      ).toBe(true);
+      await waitFor('the rows in the database file', async () => fileBytes() > ROWS * ROW_BYTES, 15_000);
       // Everything is still there, read through the server's connection.
       const { rows } = await sql<{ n: number }>`select count(*) as n from blobs`.execute(db);
       expect(rows[0]?.n).toBe(ROWS);
@@ -106,7 +96,7 @@ describe('checkpoints on a worker thread', () => {
     const sqlite = serverConnection();
     // The worker's connection fails to open: no such folder.
     const checkpointer = new WalCheckpointer(sqlite, join(dir, 'missing', 'platform.sqlite'), 50);
-    expect(await eventually(() => checkpointer.failure !== undefined), 'the failure is known').toBe(true);
+    await waitFor("the worker's failure", async () => checkpointer.failure !== undefined, 15_000);
     expect(sqlite.pragma('wal_autocheckpoint', { simple: true })).toBe(AUTOCHECKPOINT_PAGES);
 
     const before = fileBytes();

@@ -98,13 +98,13 @@ export async function allAccounts(db: Db) {
     .execute();
 }
 
-/** Sums of the entries per account and phase, from which balances are recomputed. */
 /**
  * A total of entries as decimal text: an account's turnover can pass 2^53 cents, past which a
  * JavaScript number (what both drivers give for a sum) is no longer exact.
  */
 const exactSum = sql<string>`cast(sum(amount_cents) as text)`.as('total');
 
+/** Sums of the entries per account and phase, from which balances are recomputed. */
 export async function entrySums(db: Db) {
   const [credits, debits] = await Promise.all([
     db
