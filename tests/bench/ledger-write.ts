@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { createDatabase } from '../../src/server/db/database.ts';
+import { newId } from '../../src/server/db/ids.ts';
 import { migrateToLatest } from '../../src/server/db/migrate.ts';
 import SQLite from '../../src/server/db/sqlite.ts';
 
@@ -50,7 +50,7 @@ const inIdOrder = (move: Move) =>
   ].sort((a, b) => (a.id < b.id ? -1 : 1));
 
 const rowOf = (move: Move) => [
-  randomUUID(),
+  newId(),
   move.debit,
   move.credit,
   move.amountCents,

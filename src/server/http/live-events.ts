@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { PostgresAdapter, sql } from 'kysely';
 import pg from 'pg';
@@ -10,6 +9,7 @@ import {
 } from '../../shared/live-events.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
+import { newId } from '../db/ids.ts';
 import { resolveSession } from '../modules/auth/auth.service.ts';
 import { defineRoute } from './route.ts';
 
@@ -63,7 +63,7 @@ export async function publishLive(trx: Db, event: LiveEvent): Promise<void> {
   }
   // sql templates here and in afterCommit: every transfer to another member runs both (see
   // notifications.repository.ts).
-  const markId = randomUUID();
+  const markId = newId();
   await sql`insert into live_event_marks (id, created_at) values (${markId}, ${new Date().toISOString()})`.execute(
     trx,
   );

@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { type Achiever, type AchieverInput, ACHIEVER_MESSAGES as M } from '../../../shared/achievers.ts';
 import type { Db } from '../../db/database.ts';
+import { newId } from '../../db/ids.ts';
 import type { AchieverTable } from '../../db/schema.ts';
 import { badRequest, forbidden, notFound } from '../../http/errors.ts';
 import type { SessionUser } from '../../http/session.ts';
@@ -28,7 +28,7 @@ export async function addAchiever(db: Db, admin: SessionUser, input: AchieverInp
   const upload = await findUpload(db, input.image);
   if (upload?.purpose !== 'achiever') throw badRequest([{ field: 'image', message: M.imageUnknown }]);
   const row: AchieverTable = {
-    id: randomUUID(),
+    id: newId(),
     name: input.name,
     rank: input.rank,
     image: input.image,

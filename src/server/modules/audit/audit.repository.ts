@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { type SqlBool, sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import { newId } from '../../db/ids.ts';
 
 export type AuditEntry = {
   actorId: string;
@@ -17,7 +17,7 @@ export async function insertAudit(trx: Db, entry: AuditEntry): Promise<void> {
   await trx
     .insertInto('audit_log')
     .values({
-      id: randomUUID(),
+      id: newId(),
       actor_id: entry.actorId,
       action: entry.action,
       target_type: entry.targetType,

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   DEPOSIT_IMAGES_PER_HOUR,
   DEPOSIT_MESSAGES,
@@ -11,6 +10,7 @@ import { formatCents } from '../../../shared/money.ts';
 import { NOTIFICATION_LINKS } from '../../../shared/notifications.ts';
 import type { Db } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
+import { newId } from '../../db/ids.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
 import { consume } from '../../http/rate-limit.ts';
 import type { SessionUser } from '../../http/session.ts';
@@ -87,7 +87,7 @@ export async function addDeposit(
       if (upload?.purpose !== 'deposit' || upload.owner_id !== memberId)
         throw badRequest([{ field: 'image', message: DEPOSIT_MESSAGES.imageUnknown }]);
     }
-    const id = randomUUID();
+    const id = newId();
     try {
       await insertDeposit(trx, {
         id,

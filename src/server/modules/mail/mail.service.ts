@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { MAIL_ADMIN_TEXT, type MailResendResult, type OutboxMail } from '../../../shared/mail.ts';
 import type { Db } from '../../db/database.ts';
+import { newId } from '../../db/ids.ts';
 import type { MailOutboxTable } from '../../db/schema.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import type { SessionUser } from '../../http/session.ts';
@@ -26,7 +26,7 @@ export async function enqueueMail(db: Db, mail: NewMail, now = new Date()): Prom
     `— ${siteName}${supportEmail ? `. Questions? Write to ${supportEmail}.` : ''}`,
   ];
   await insertMail(db, {
-    id: randomUUID(),
+    id: newId(),
     to_address: mail.to.toLowerCase(),
     subject: mail.subject,
     text_body: paragraphs.join('\n\n'),

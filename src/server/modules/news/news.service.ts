@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   NEWS_MESSAGES as M,
   NEWS_LIST_MAX,
@@ -7,6 +6,7 @@ import {
   type NewsUpdate,
 } from '../../../shared/news.ts';
 import type { Db } from '../../db/database.ts';
+import { newId } from '../../db/ids.ts';
 import type { NewsTable } from '../../db/schema.ts';
 import { badRequest, forbidden, notFound } from '../../http/errors.ts';
 import type { SessionUser } from '../../http/session.ts';
@@ -75,7 +75,7 @@ export async function addNews(db: Db, admin: SessionUser, input: NewsInput) {
   await checkImage(db, input.image);
   const now = new Date().toISOString();
   const row: NewsTable = {
-    id: randomUUID(),
+    id: newId(),
     title: input.title,
     body: input.body,
     image: input.image ?? null,

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { formatCents } from '../../../shared/money.ts';
 import {
   type AdminNotification,
@@ -18,6 +17,7 @@ import {
 } from '../../../shared/notifications.ts';
 import { WALLET_LABELS, type Wallet } from '../../../shared/wallets.ts';
 import type { Db } from '../../db/database.ts';
+import { newId } from '../../db/ids.ts';
 import type { NotificationTable } from '../../db/schema.ts';
 import { badRequest, forbidden, notFound } from '../../http/errors.ts';
 import { type LiveAudience, publishLive } from '../../http/live-events.ts';
@@ -107,7 +107,7 @@ async function insertWithRecipients(
   if (input.link !== null && !isMemberLink(input.link))
     throw new Error(`a notification link must be a path under /user/: ${input.link}`);
   const row: NotificationTable = {
-    id: randomUUID(),
+    id: newId(),
     title: input.title,
     message: input.message,
     users: input.allUsers ? 1 : 0,

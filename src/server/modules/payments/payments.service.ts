@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { formatCents } from '../../../shared/money.ts';
 import {
   type CreatePaymentInput,
@@ -14,6 +13,7 @@ import {
 import { PUSH_MESSAGES } from '../../../shared/push.ts';
 import type { Db } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
+import { newId } from '../../db/ids.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
 import type { SessionUser } from '../../http/session.ts';
 import { insertAudit } from '../audit/audit.repository.ts';
@@ -125,7 +125,7 @@ export async function createPayment(
       { field: 'price_amount', message: `${PAYMENT_MESSAGES.belowMinimum}: ${formatCents(minCents)} USD` },
     ]);
   }
-  const orderId = randomUUID();
+  const orderId = newId();
   let invoice: ProviderPayment;
   try {
     invoice = await deps.provider.createPayment({

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { formatCents } from '../../../shared/money.ts';
 import {
   type ActPlanInput,
@@ -12,6 +11,7 @@ import {
   type PlanUpdate,
 } from '../../../shared/plans.ts';
 import type { Db } from '../../db/database.ts';
+import { newId } from '../../db/ids.ts';
 import type { PlanTable } from '../../db/schema.ts';
 import { badRequest, forbidden, notFound } from '../../http/errors.ts';
 import type { SessionUser } from '../../http/session.ts';
@@ -111,7 +111,7 @@ export async function createPlan(
   assertAdmin(asker);
   const now = new Date().toISOString();
   const row: PlanTable = {
-    id: randomUUID(),
+    id: newId(),
     kind,
     ...fieldsOf(kind, input),
     created_at: now,

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import webpush from 'web-push';
 import {
   isLoopbackEndpoint,
@@ -8,6 +7,7 @@ import {
   type PushSubscriptionInput,
 } from '../../../shared/push.ts';
 import type { Db } from '../../db/database.ts';
+import { newId } from '../../db/ids.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
 import type { SessionUser } from '../../http/session.ts';
 import {
@@ -84,7 +84,7 @@ export async function saveSubscription(
   if (!isAllowedEndpoint(input.endpoint, allowLoopback))
     throw badRequest([{ field: 'endpoint', message: PUSH_MESSAGES.endpointUnknownService }]);
   const stored = await upsertOwnSubscription(db, {
-    id: randomUUID(),
+    id: newId(),
     user_id: member.user.id,
     endpoint: input.endpoint,
     p256dh: input.keys.p256dh,

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   QR_LINK_MESSAGES as M,
   type QrLink,
@@ -6,6 +5,7 @@ import {
   qrLinkValueCheck,
 } from '../../../shared/qr-links.ts';
 import type { Db } from '../../db/database.ts';
+import { newId } from '../../db/ids.ts';
 import type { QrLinkTable } from '../../db/schema.ts';
 import { forbidden } from '../../http/errors.ts';
 import type { SessionUser } from '../../http/session.ts';
@@ -61,7 +61,7 @@ export async function addQrLink(db: Db, admin: SessionUser, input: QrLinkInput) 
   adminOnly(admin);
   const now = new Date().toISOString();
   const row: QrLinkTable = {
-    id: randomUUID(),
+    id: newId(),
     label: input.label,
     value: input.value,
     created_by: admin.user.id,

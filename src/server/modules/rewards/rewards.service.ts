@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { formatCents } from '../../../shared/money.ts';
 import {
   REWARD_MESSAGES as M,
@@ -10,6 +9,7 @@ import {
 } from '../../../shared/rewards.ts';
 import type { Db } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
+import { newId } from '../../db/ids.ts';
 import type { RewardPlanTable } from '../../db/schema.ts';
 import { AppError, conflict, forbidden, notFound } from '../../http/errors.ts';
 import type { SessionUser } from '../../http/session.ts';
@@ -75,7 +75,7 @@ export async function createRewardPlan(db: Db, admin: SessionUser, input: Reward
   adminOnly(admin);
   const now = new Date().toISOString();
   const row: RewardPlanTable = {
-    id: randomUUID(),
+    id: newId(),
     rank: input.rank,
     business_needed_cents: input.business_needed,
     amount_cents: input.amount,
@@ -184,7 +184,7 @@ export async function claimReward(
     if (!plan) throw notFound(M.notFound);
     const business = await teamBusinessCents(trx, id);
     if (business < Number(plan.business_needed_cents)) throw new AppError(422, M.notReached);
-    const claimId = randomUUID();
+    const claimId = newId();
     try {
       await insertClaim(trx, {
         id: claimId,

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { formatCents } from '../../../shared/money.ts';
 import {
   SALARY_MESSAGES as M,
@@ -15,6 +14,7 @@ import {
   type UserSalary,
 } from '../../../shared/salary.ts';
 import type { Db } from '../../db/database.ts';
+import { newId } from '../../db/ids.ts';
 import type { SalaryRunTable, SalaryTierTable } from '../../db/schema.ts';
 import { forbidden, notFound } from '../../http/errors.ts';
 import type { SessionUser } from '../../http/session.ts';
@@ -86,7 +86,7 @@ export async function createSalaryTier(db: Db, admin: SessionUser, input: Salary
   adminOnly(admin);
   const now = new Date().toISOString();
   const row: SalaryTierTable = {
-    id: randomUUID(),
+    id: newId(),
     name: input.name,
     min_business_cents: input.min_business,
     min_active_directs: input.min_active_directs,

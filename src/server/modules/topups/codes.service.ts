@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { formatCents } from '../../../shared/money.ts';
 import {
   type ActivationCode,
@@ -8,6 +8,7 @@ import {
   type TopupListQuery,
 } from '../../../shared/topups.ts';
 import type { Db } from '../../db/database.ts';
+import { newId } from '../../db/ids.ts';
 import type { ActivationCodeTable } from '../../db/schema.ts';
 import { AppError, forbidden, notFound } from '../../http/errors.ts';
 import type { SessionUser } from '../../http/session.ts';
@@ -59,12 +60,12 @@ function toCode(row: CodeRow): ActivationCode {
 /** POST /codes (admin, audited): a batch of codes for an active plan, the amount within its range. */
 export async function createCodes(db: Db, asker: SessionUser, input: CodeBatchInput) {
   if (asker.user.role !== 'admin') throw forbidden();
-  const batchId = randomUUID();
+  const batchId = newId();
   const rows = await db.transaction().execute(async (trx) => {
     const plan = checkPlan(await findPlan(trx, input.plan_id), input.amount);
     const now = new Date().toISOString();
     const codes: ActivationCodeTable[] = Array.from({ length: input.count }, () => ({
-      id: randomUUID(),
+      id: newId(),
       code: newCode(),
       batch_id: batchId,
       plan_id: plan.id,

@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { addDays, dateOf } from '../../../shared/dates.ts';
 import { formatCents } from '../../../shared/money.ts';
 import { formatPercent } from '../../../shared/plans.ts';
 import { incomeCapCents } from '../../../shared/settings.ts';
 import { TOPUP_MESSAGES, type Topup, type TopupListQuery, type TopupType } from '../../../shared/topups.ts';
 import { type Db, isPostgres } from '../../db/database.ts';
+import { newId } from '../../db/ids.ts';
 import type { PlanTable, TopupTable } from '../../db/schema.ts';
 import { AppError, badRequest, forbidden, notFound } from '../../http/errors.ts';
 import { consume } from '../../http/rate-limit.ts';
@@ -120,7 +120,7 @@ export type Investment = {
 export async function invest(trx: Db, order: Investment): Promise<Topup> {
   const { beneficiary, plan, payer } = order;
   const now = new Date().toISOString();
-  const topupId = randomUUID();
+  const topupId = newId();
   // Activated first: the beneficiary counts among their sponsor's active direct members.
   await activateMember(trx, beneficiary.id, now);
   const earners = await activationEarners(trx, topupId, beneficiary, order.amountCents);
@@ -173,7 +173,7 @@ export async function invest(trx: Db, order: Investment): Promise<Topup> {
       description: `Activation income, level ${earner.level}, from ${beneficiary.username}`,
     });
     await insertActivationIncome(trx, {
-      id: randomUUID(),
+      id: newId(),
       topup_id: topupId,
       user_id: earner.user_id,
       level: earner.level,

@@ -1,4 +1,4 @@
-import { randomInt, randomUUID } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import type { MemberEdit } from '../../../shared/member-edit.ts';
 import { AUTH } from '../../../shared/messages.ts';
 import { formatCents } from '../../../shared/money.ts';
@@ -6,6 +6,7 @@ import { type MemberCounts, type PublicUser, USER_MESSAGES } from '../../../shar
 import { WALLET_MESSAGES } from '../../../shared/wallets.ts';
 import type { Db } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
+import { newId } from '../../db/ids.ts';
 import type { UserTable } from '../../db/schema.ts';
 import { conflict, forbidden, notFound } from '../../http/errors.ts';
 import { consume } from '../../http/rate-limit.ts';
@@ -72,7 +73,7 @@ export async function createUser(db: Db, input: NewUser): Promise<UserTable> {
   const now = new Date().toISOString();
   for (let attempt = 0; ; attempt++) {
     const row: UserTable = {
-      id: randomUUID(),
+      id: newId(),
       username: input.username,
       email: input.email.toLowerCase(),
       password_hash: input.password_hash,

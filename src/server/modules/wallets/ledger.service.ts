@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { formatBigCents } from '../../../shared/money.ts';
 import type { Reconciliation, Wallet } from '../../../shared/wallets.ts';
 import { WALLET_MESSAGES, WALLETS } from '../../../shared/wallets.ts';
 import { type Db, isPostgres } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
+import { newId } from '../../db/ids.ts';
 import type { LedgerTransferTable } from '../../db/schema.ts';
 import { AppError, conflict } from '../../http/errors.ts';
 import {
@@ -90,7 +90,7 @@ export function newRow(
     throw new RangeError('amount must be positive cents');
   if (move.debitAccountId === move.creditAccountId) throw new RangeError('a transfer needs two accounts');
   return {
-    id: randomUUID(),
+    id: newId(),
     debit_account_id: move.debitAccountId,
     credit_account_id: move.creditAccountId,
     amount_cents: move.amountCents,

@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { verifyMessage } from 'viem';
 import { WEB3_MESSAGES, WEB3_PROOF_TTL_MS } from '../../../shared/web3.ts';
 import type { Web3Challenge, Web3ProofRequest, Web3Wallet } from '../../../shared/web3-wallets.ts';
 import type { Db } from '../../db/database.ts';
+import { newId } from '../../db/ids.ts';
 import { badRequest, conflict } from '../../http/errors.ts';
 import type { SessionUser } from '../../http/session.ts';
 import { findUserById } from '../users/users.repository.ts';
@@ -21,7 +21,7 @@ export async function issueChallenge(
 ): Promise<Web3Challenge> {
   const member = await findUserById(db, asker.user.id);
   const now = new Date();
-  const id = randomUUID();
+  const id = newId();
   const expiresAt = new Date(now.getTime() + WEB3_PROOF_TTL_MS).toISOString();
   const message = [
     'Sign to prove this wallet is yours for your member account.',

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { formatCents } from '../../../shared/money.ts';
 import { NOTIFICATION_LINKS } from '../../../shared/notifications.ts';
 import {
@@ -17,6 +16,7 @@ import {
 } from '../../../shared/web3.ts';
 import type { Web3Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
+import { newId } from '../../db/ids.ts';
 import { conflict, forbidden, notFound } from '../../http/errors.ts';
 import type { SessionUser } from '../../http/session.ts';
 import { insertAudit } from '../audit/audit.repository.ts';
@@ -258,7 +258,7 @@ export async function submitDeposit(
     const now = new Date().toISOString();
     // The unique (chain, hash) index decides between two submits at once: one inserts, the other finds it.
     const inserted = await insertIfNew(trx, {
-      id: randomUUID(),
+      id: newId(),
       user_id: memberId,
       chain_id: input.chain_id,
       tx_hash: input.tx_hash,

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { formatCents } from '../../../shared/money.ts';
 import { MONEY_NOTIFICATIONS, NOTIFICATION_LINKS } from '../../../shared/notifications.ts';
 import type { PayoutNetwork } from '../../../shared/payout-address.ts';
@@ -12,6 +11,7 @@ import {
 } from '../../../shared/withdrawals.ts';
 import type { Db } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
+import { newId } from '../../db/ids.ts';
 import type { UserTable, WithdrawalTable } from '../../db/schema.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
 import type { SessionUser } from '../../http/session.ts';
@@ -266,7 +266,7 @@ export async function requestWithdrawal(
     const { payout, amountCents, rules } = await checkRules(trx, userId, ask, now);
     const feeCents = withdrawalFeeCents(ask.kind, amountCents, rules.withdrawalFeeBp);
     const row: WithdrawalTable = {
-      id: randomUUID(),
+      id: newId(),
       user_id: userId,
       kind: ask.kind,
       amount_cents: amountCents,
@@ -511,7 +511,7 @@ export async function recordPayout(
       const now = new Date().toISOString();
       const network = member.bep20 ? 'bep20' : member.trc20 ? 'trc20' : null;
       const row: WithdrawalTable = {
-        id: randomUUID(),
+        id: newId(),
         user_id: member.id,
         kind: 'income',
         amount_cents: input.amount,
