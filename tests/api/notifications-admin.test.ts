@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUser } from '../../src/server/modules/users/users.service.ts';
 import { NOTIFICATION_MESSAGES } from '../../src/shared/notifications.ts';
 import { ApiClient, signedInAdminClient, signedInMember } from '../helpers/client.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
@@ -122,6 +123,46 @@ describe('POST /notifications creates', () => {
       .where('notification_id', '=', all.body.notification.id)
       .execute();
     expect(rows).toEqual([]);
+  });
+
+  // More recipients than one statement binds (200): written in turn, each member once, none lost.
+  it('for more chosen members than one insert holds: every one of them, once', async () => {
+    const reader = await signedInMember(server.baseUrl);
+    const others: string[] = [];
+    for (let i = 0; i < 249; i++) {
+      const row = await createUser(server.db, {
+        username: `many_${i}`,
+        email: `many.${i}@example.com`,
+        password_hash: 'not-a-real-hash',
+        role: 'user',
+        fullname: `Many ${i}`,
+        phone: `+1555100${String(1000 + i)}`,
+      });
+      others.push(row.id);
+    }
+    const before = await counts();
+    const res = await admin.post('/notifications', {
+      title: 'For 250',
+      message: 'Many of you',
+      users: false,
+      recipients: [...others, reader.auth.id, others[0]],
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.notification.recipients).toHaveLength(250);
+    const rows = await server.db
+      .selectFrom('notification_recipients')
+      .select('user_id')
+      .where('notification_id', '=', res.body.notification.id)
+      .execute();
+    expect(rows.map((r) => r.user_id).sort()).toEqual([...others, reader.auth.id].sort());
+    expect(await counts()).toEqual({
+      notifications: before.notifications + 1,
+      recipients: before.recipients + 250,
+    });
+    const titles = (await reader.client.get('/notifications')).body.notifications.map(
+      (n: { title: string }) => n.title,
+    );
+    expect(titles).toContain('For 250');
   });
 
   it('writes the audit log', async () => {

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { PostgresAdapter, sql } from 'kysely';
+import { PostgresAdapter, type RawBuilder, sql } from 'kysely';
 import pg from 'pg';
 import {
   LIVE_EVENTS_PATH,
@@ -8,7 +8,7 @@ import {
   type LiveMessage,
 } from '../../shared/live-events.ts';
 import type { Config } from '../config.ts';
-import type { Db } from '../db/database.ts';
+import { type Db, isPostgres } from '../db/database.ts';
 import { newId } from '../db/ids.ts';
 import { resolveSession } from '../modules/auth/auth.service.ts';
 import { defineRoute } from './route.ts';
@@ -51,14 +51,7 @@ export async function publishLive(trx: Db, event: LiveEvent): Promise<void> {
   if (!bus) return;
   if ('userIds' in event.audience && event.audience.userIds.length === 0) return;
   if (bus.dialect === 'postgres') {
-    const parts =
-      'userIds' in event.audience
-        ? chunk([...new Set(event.audience.userIds)], IDS_PER_NOTIFY).map(
-            (userIds): LiveEvent => ({ topic: event.topic, audience: { userIds } }),
-          )
-        : [event];
-    for (const part of parts)
-      await sql`select pg_notify(${bus.channel}, ${JSON.stringify(part)})`.execute(trx);
+    for (const call of notifyCalls(bus, event)) await sql`select ${call}`.execute(trx);
     return;
   }
   // sql templates here and in afterCommit: every transfer to another member runs both (see
@@ -68,6 +61,28 @@ export async function publishLive(trx: Db, event: LiveEvent): Promise<void> {
     trx,
   );
   bus.afterCommit(markId, event);
+}
+
+/**
+ * PostgreSQL: publishLive as expressions (`pg_notify(...)`) for the caller to select in a statement of
+ * its own, one round trip fewer; PostgreSQL still delivers them on commit only. Empty when there is
+ * nothing to announce or no bus; undefined on SQLite, where publishLive must run.
+ */
+export function publishLiveCalls(trx: Db, event: LiveEvent): RawBuilder<unknown>[] | undefined {
+  if (!isPostgres(trx)) return undefined;
+  const bus = busOf(trx);
+  if (!bus || ('userIds' in event.audience && event.audience.userIds.length === 0)) return [];
+  return notifyCalls(bus, event);
+}
+
+function notifyCalls(bus: LiveBus, event: LiveEvent): RawBuilder<unknown>[] {
+  const parts =
+    'userIds' in event.audience
+      ? chunk([...new Set(event.audience.userIds)], IDS_PER_NOTIFY).map(
+          (userIds): LiveEvent => ({ topic: event.topic, audience: { userIds } }),
+        )
+      : [event];
+  return parts.map((part) => sql`pg_notify(${bus.channel}, ${JSON.stringify(part)})`);
 }
 
 function chunk<T>(items: T[], size: number): T[][] {

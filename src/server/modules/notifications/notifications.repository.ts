@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { NotificationTable } from '../../db/schema.ts';
 
@@ -17,13 +17,41 @@ export async function insertNotification(trx: Db, row: NotificationTable): Promi
       ${row.created_at}, ${row.link}, ${row.origin})`.execute(trx);
 }
 
+/** Recipients per statement: one statement binds at most a few thousand values on either dialect. */
+const RECIPIENTS_PER_INSERT = 200;
+
+const recipientRows = (notificationId: string, userIds: string[]) =>
+  sql.join(userIds.map((userId) => sql`(${notificationId}, ${userId}, null)`));
+
 export async function insertRecipients(trx: Db, notificationId: string, userIds: string[]): Promise<void> {
-  // In slices: one statement binds at most a few thousand values on either dialect.
-  for (let i = 0; i < userIds.length; i += 200) {
-    const rows = userIds.slice(i, i + 200).map((userId) => sql`(${notificationId}, ${userId}, null)`);
+  for (let i = 0; i < userIds.length; i += RECIPIENTS_PER_INSERT) {
     await sql`insert into notification_recipients (notification_id, user_id, seen_at)
-      values ${sql.join(rows)}`.execute(trx);
+      values ${recipientRows(notificationId, userIds.slice(i, i + RECIPIENTS_PER_INSERT))}`.execute(trx);
   }
+}
+
+/**
+ * PostgreSQL: the notification, its recipients and the `selected` expressions (its live announcement)
+ * in one statement, one round trip where there were three; false, with nothing written, when the
+ * recipients need more than one insert (the caller then writes them in turn).
+ */
+export async function insertNotificationAtOnce(
+  trx: Db,
+  row: NotificationTable,
+  recipientIds: string[],
+  selected: RawBuilder<unknown>[],
+): Promise<boolean> {
+  if (recipientIds.length > RECIPIENTS_PER_INSERT) return false;
+  const recipients =
+    recipientIds.length > 0
+      ? sql`, r as (insert into notification_recipients (notification_id, user_id, seen_at)
+        values ${recipientRows(row.id, recipientIds)})`
+      : sql``;
+  await sql`with n as (insert into notifications (id, title, message, users, type, created_by, created_at, link, origin)
+      values (${row.id}, ${row.title}, ${row.message}, ${row.users}, ${row.type}, ${row.created_by},
+        ${row.created_at}, ${row.link}, ${row.origin}))${recipients}
+    select ${selected.length > 0 ? sql.join(selected) : sql`1`}`.execute(trx);
+  return true;
 }
 
 /** Which of these ids are members (role user); admins and unknown ids are left out. */

@@ -20,7 +20,7 @@ import type { Db } from '../../db/database.ts';
 import { newId } from '../../db/ids.ts';
 import type { NotificationTable } from '../../db/schema.ts';
 import { badRequest, forbidden, notFound } from '../../http/errors.ts';
-import { type LiveAudience, publishLive } from '../../http/live-events.ts';
+import { type LiveAudience, publishLive, publishLiveCalls } from '../../http/live-events.ts';
 import type { SessionUser } from '../../http/session.ts';
 import { insertAudit } from '../audit/audit.repository.ts';
 import { findUpload, newestUpload } from '../uploads/uploads.repository.ts';
@@ -32,6 +32,7 @@ import {
   findForMember,
   findNotification,
   insertNotification,
+  insertNotificationAtOnce,
   insertRecipients,
   listAllNotifications,
   listForMember,
@@ -117,9 +118,13 @@ async function insertWithRecipients(
     link: input.link,
     origin: input.origin,
   };
+  const announce = { topic: LIVE_TOPIC, audience: audienceOf(row, input.recipientIds) };
+  const recipientIds = input.allUsers ? [] : input.recipientIds;
+  const calls = publishLiveCalls(trx, announce);
+  if (calls && (await insertNotificationAtOnce(trx, row, recipientIds, calls))) return row;
   await insertNotification(trx, row);
-  if (!input.allUsers) await insertRecipients(trx, row.id, input.recipientIds);
-  await publishLive(trx, { topic: LIVE_TOPIC, audience: audienceOf(row, input.recipientIds) });
+  await insertRecipients(trx, row.id, recipientIds);
+  await publishLive(trx, announce);
   return row;
 }
 
