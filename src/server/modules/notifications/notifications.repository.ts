@@ -11,10 +11,13 @@ import type { NotificationTable } from '../../db/schema.ts';
 export type MemberRef = { id: string; created_at: string };
 export type MemberNotificationRow = NotificationTable & { seen_at: string | null };
 
-export async function insertNotification(trx: Db, row: NotificationTable): Promise<void> {
-  await sql`insert into notifications (id, title, message, users, type, created_by, created_at, link, origin)
+const notificationInsert = (row: NotificationTable) =>
+  sql`insert into notifications (id, title, message, users, type, created_by, created_at, link, origin)
     values (${row.id}, ${row.title}, ${row.message}, ${row.users}, ${row.type}, ${row.created_by},
-      ${row.created_at}, ${row.link}, ${row.origin})`.execute(trx);
+      ${row.created_at}, ${row.link}, ${row.origin})`;
+
+export async function insertNotification(trx: Db, row: NotificationTable): Promise<void> {
+  await notificationInsert(row).execute(trx);
 }
 
 /** Recipients per statement: one statement binds at most a few thousand values on either dialect. */
@@ -47,9 +50,7 @@ export async function insertNotificationAtOnce(
       ? sql`, r as (insert into notification_recipients (notification_id, user_id, seen_at)
         values ${recipientRows(row.id, recipientIds)})`
       : sql``;
-  await sql`with n as (insert into notifications (id, title, message, users, type, created_by, created_at, link, origin)
-      values (${row.id}, ${row.title}, ${row.message}, ${row.users}, ${row.type}, ${row.created_by},
-        ${row.created_at}, ${row.link}, ${row.origin}))${recipients}
+  await sql`with n as (${notificationInsert(row)})${recipients}
     select ${selected.length > 0 ? sql.join(selected) : sql`1`}`.execute(trx);
   return true;
 }
