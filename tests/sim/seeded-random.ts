@@ -2,7 +2,8 @@ import crypto from 'node:crypto';
 import { syncBuiltinESMExports } from 'node:module';
 import { rng } from './prng.ts';
 
-// The services name rows with crypto.randomUUID and make codes with crypto.randomInt. Rows are read in
+// The services name rows with crypto.randomUUID (through newId, src/server/db/ids.ts, whose version-7
+// ids take their time from Date) and make codes with crypto.randomInt. Rows are read in
 // id order in places (an income run pays investments chunk by chunk in id order, so a crash mid-run paid
 // a different set each run), so random ids made the same seed a different run. During a simulated run
 // both come from the seed instead, as Date comes from the simulated clock: Node's
