@@ -22,9 +22,14 @@ import { readSettingRows, writeSetting } from './settings.repository.ts';
 // the money (readRules(trx)), so a change applies to a whole operation or not at all.
 
 export async function readSettings(db: Db): Promise<Settings> {
+  return settingsOf(await readSettingRows(db));
+}
+
+/** The settings from their stored rows (readSettingRows, or a statement that read them with more). */
+export function settingsOf(rows: { name: string; value: string }[]): Settings {
   const settings: Settings = { ...DEFAULT_SETTINGS };
   const stored: Record<string, unknown> = {};
-  for (const row of await readSettingRows(db)) {
+  for (const row of rows) {
     if ((SETTING_NAMES as string[]).includes(row.name)) stored[row.name] = JSON.parse(row.value);
   }
   // A stored value that no longer passes its rule (bounds changed in a release) falls back to the default.
@@ -37,7 +42,12 @@ export async function readSettings(db: Db): Promise<Settings> {
 
 /** The settings as the money code uses them; call it with the transaction that moves the money. */
 export async function readRules(db: Db): Promise<SettingRules> {
-  return settingRules(await readSettings(db));
+  return rulesOf(await readSettingRows(db));
+}
+
+/** readRules from rows a statement of the caller read in its transaction, with more. */
+export function rulesOf(rows: { name: string; value: string }[]): SettingRules {
+  return settingRules(settingsOf(rows));
 }
 
 /** Saves the named values and writes the change to the audit log, in one transaction. */

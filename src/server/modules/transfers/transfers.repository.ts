@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { IdempotencyKeyTable, LedgerTransferTable } from '../../db/schema.ts';
+import type { TransferParty } from '../users/users.repository.ts';
 
 // The only SQL of transfers. A transfer is a ledger row of kind 'transfer' between two member wallets;
 // its status comes from the ledger: 'single' is completed, 'pending' waits for its post (completed)
@@ -122,6 +123,25 @@ export async function subtractFromDailyTotal(
     .where('amount_cents', '>=', amountCents)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
+}
+
+/**
+ * PostgreSQL, in the transfer's transaction: its members as findTransferParties reads them, locked for
+ * share, with the stored settings on each row, in one round trip where there were two. The settings
+ * are read by the same statement, so the transfer applies them as they were when it read its members.
+ */
+export async function transferPartiesWithSettings(
+  trx: Db,
+  ids: string[],
+): Promise<{ parties: TransferParty[]; settingRows: { name: string; value: string }[] }> {
+  const { rows } = await sql<TransferParty & { settings: [string, string][] }>`select id, role, status,
+      is_active, fullname, email,
+      (select coalesce(json_agg(json_build_array(name, value)), '[]') from settings) as settings
+    from users where id in (${sql.join(ids)}) for share of users`.execute(trx);
+  return {
+    parties: rows.map(({ settings: _, ...party }) => party),
+    settingRows: (rows[0]?.settings ?? []).map(([name, value]) => ({ name, value })),
+  };
 }
 
 export type OneStatementTransfer = {

@@ -17,7 +17,7 @@ import type { SessionUser } from '../../http/session.ts';
 import { insertAudit } from '../audit/audit.repository.ts';
 import { keyRecord, type Outcome, replayOf, runOnce } from '../idempotency/idempotency.service.ts';
 import { notifyMoneyReceived } from '../notifications/notifications.service.ts';
-import { readRules } from '../settings/settings.service.ts';
+import { readRules, rulesOf } from '../settings/settings.service.ts';
 import { findTransferParties, findUserById } from '../users/users.repository.ts';
 import {
   holdTransfer,
@@ -37,6 +37,7 @@ import {
   TRANSFER_KIND,
   type TransferRow,
   transferInOneStatement,
+  transferPartiesWithSettings,
   transfersOfMember,
 } from './transfers.repository.ts';
 
@@ -76,9 +77,20 @@ async function loadTransfer(db: Db, id: string): Promise<Transfer> {
 
 type Party = Awaited<ReturnType<typeof findTransferParties>>[number];
 
+const partyIds = (senderId: string, input: TransferRequest, toSelf: boolean) =>
+  toSelf ? [senderId] : [senderId, input.userto_id];
+
 /** The sender and recipient of a transfer, or the refusal: blocked, inactive, unknown. */
 async function partiesOf(db: Db, senderId: string, input: TransferRequest, toSelf: boolean) {
-  const people = await findTransferParties(db, toSelf ? [senderId] : [senderId, input.userto_id]);
+  return checkedParties(
+    await findTransferParties(db, partyIds(senderId, input, toSelf)),
+    senderId,
+    input,
+    toSelf,
+  );
+}
+
+function checkedParties(people: Party[], senderId: string, input: TransferRequest, toSelf: boolean) {
   const sender = people.find((u) => u.id === senderId);
   if (!sender || sender.status === 'block') throw forbidden();
   if (sender.is_active !== 'active') throw new AppError(422, TRANSFER_MESSAGES.senderInactive);
@@ -188,12 +200,12 @@ export async function sendTransfer(
  * PostgreSQL: every write (daily counter, accounts in id order or the hold, ledger row, Idempotency-Key
  * record) is one statement (migration 0008). A repeat under a key is answered from the stored answer
  * before any rule is checked again (the member may have been deactivated since the first request
- * succeeded). Otherwise, in one transaction: the members' rows are read and locked for share (a block
- * or deactivation waits for this transfer, or this transfer sees it), the recipient's notification is
- * written when money reaches another member, and last the money statement, so the accounts' rows stay
- * locked only for it and the COMMIT. A refusal raised by the money statement undoes all of it. As in
- * runOnce, a failure looks for a stored answer under the key: a concurrent request with the same key
- * that committed first.
+ * succeeded). Otherwise, in one transaction: the members' rows are read and locked for share, with the
+ * settings in the same statement (a block or deactivation waits for this transfer, or this transfer
+ * sees it), the recipient's notification is written when money reaches another member, and last the
+ * money statement, so the accounts' rows stay locked only for it and the COMMIT. A refusal raised by
+ * the money statement undoes all of it. As in runOnce, a failure looks for a stored answer under the
+ * key: a concurrent request with the same key that committed first.
  */
 async function sendInOneStatement(
   db: Db,
@@ -212,8 +224,9 @@ async function sendInOneStatement(
   };
   try {
     sent = await db.transaction().execute(async (trx) => {
-      const { sender, recipient } = await partiesOf(trx, senderId, input, toSelf);
-      const rules = await readRules(trx);
+      const read = await transferPartiesWithSettings(trx, partyIds(senderId, input, toSelf));
+      const { sender, recipient } = checkedParties(read.parties, senderId, input, toSelf);
+      const rules = rulesOf(read.settingRows);
       const review = input.amount >= rules.transferReviewThresholdCents;
       const row = newRow(moveOf(senderId, recipient.id, input), review ? 'pending' : 'single');
       const outcome = sentOutcome(row, input, sender, recipient, rules);

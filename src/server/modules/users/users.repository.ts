@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { type Db, isPostgres } from '../../db/database.ts';
+import type { Db } from '../../db/database.ts';
 import type { UserTable } from '../../db/schema.ts';
 
 export async function findUserByEmail(db: Db, email: string): Promise<UserTable | undefined> {
@@ -72,18 +72,14 @@ export async function countMembers(db: Db, sinceIso: string) {
 export type TransferParty = Pick<UserTable, 'id' | 'role' | 'status' | 'is_active' | 'fullname' | 'email'>;
 
 /**
- * Every transfer reads its two members with this, so it is a sql template (see ledger.repository.ts)
- * naming its columns (on PostgreSQL a statement without `*` is prepared once, see database.ts).
- */
-/**
- * The members of a transfer. On PostgreSQL, inside a transaction, their rows are locked for share until
- * it ends: a block or deactivation waits for the money to move, or the transfer sees it (SQLite's one
- * writer gives the same within its transaction).
+ * The members of a transfer on SQLite, whose one writer keeps them as read until the transaction ends:
+ * a block or deactivation waits for the money to move, or the transfer sees it. PostgreSQL reads and
+ * locks them for share with the settings in one statement (transferPartiesWithSettings). A sql
+ * template (see ledger.repository.ts): every transfer runs it.
  */
 export async function findTransferParties(db: Db, ids: string[]): Promise<TransferParty[]> {
   if (ids.length === 0) return [];
-  const lock = isPostgres(db) ? sql` for share` : sql``;
   const { rows } = await sql<TransferParty>`select id, role, status, is_active, fullname, email
-    from users where id in (${sql.join(ids)})${lock}`.execute(db);
+    from users where id in (${sql.join(ids)})`.execute(db);
   return rows;
 }
