@@ -47,9 +47,8 @@ const busOf = (db: Db) => buses.get(db.getExecutor().adapter);
 
 /** Announces `event` to its audience's open streams once the caller's transaction commits. */
 export async function publishLive(trx: Db, event: LiveEvent): Promise<void> {
-  const bus = busOf(trx);
+  const bus = busFor(trx, event);
   if (!bus) return;
-  if ('userIds' in event.audience && event.audience.userIds.length === 0) return;
   if (bus.dialect === 'postgres') {
     for (const call of notifyCalls(bus, event)) await sql`select ${call}`.execute(trx);
     return;
@@ -70,9 +69,14 @@ export async function publishLive(trx: Db, event: LiveEvent): Promise<void> {
  */
 export function publishLiveCalls(trx: Db, event: LiveEvent): RawBuilder<unknown>[] | undefined {
   if (!isPostgres(trx)) return undefined;
-  const bus = busOf(trx);
-  if (!bus || ('userIds' in event.audience && event.audience.userIds.length === 0)) return [];
-  return notifyCalls(bus, event);
+  const bus = busFor(trx, event);
+  return bus ? notifyCalls(bus, event) : [];
+}
+
+/** The bus that announces `event`; none without a bus (no server) or without anyone to tell. */
+function busFor(trx: Db, event: LiveEvent): LiveBus | undefined {
+  if ('userIds' in event.audience && event.audience.userIds.length === 0) return undefined;
+  return busOf(trx);
 }
 
 function notifyCalls(bus: LiveBus, event: LiveEvent): RawBuilder<unknown>[] {

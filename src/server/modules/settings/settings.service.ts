@@ -26,7 +26,7 @@ export async function readSettings(db: Db): Promise<Settings> {
 }
 
 /** The settings from their stored rows (readSettingRows, or a statement that read them with more). */
-export function settingsOf(rows: { name: string; value: string }[]): Settings {
+function settingsOf(rows: { name: string; value: string }[]): Settings {
   const settings: Settings = { ...DEFAULT_SETTINGS };
   const stored: Record<string, unknown> = {};
   for (const row of rows) {

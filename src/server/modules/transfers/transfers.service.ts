@@ -81,15 +81,6 @@ const partyIds = (senderId: string, input: TransferRequest, toSelf: boolean) =>
   toSelf ? [senderId] : [senderId, input.userto_id];
 
 /** The sender and recipient of a transfer, or the refusal: blocked, inactive, unknown. */
-async function partiesOf(db: Db, senderId: string, input: TransferRequest, toSelf: boolean) {
-  return checkedParties(
-    await findTransferParties(db, partyIds(senderId, input, toSelf)),
-    senderId,
-    input,
-    toSelf,
-  );
-}
-
 function checkedParties(people: Party[], senderId: string, input: TransferRequest, toSelf: boolean) {
   const sender = people.find((u) => u.id === senderId);
   if (!sender || sender.status === 'block') throw forbidden();
@@ -176,7 +167,8 @@ export async function sendTransfer(
 
   return runOnce(db, senderId, idempotencyKey, request, async (trx) => {
     // Read inside the transaction (one query for both): a block or deactivation a moment ago counts.
-    const { sender, recipient } = await partiesOf(trx, senderId, input, toSelf);
+    const people = await findTransferParties(trx, partyIds(senderId, input, toSelf));
+    const { sender, recipient } = checkedParties(people, senderId, input, toSelf);
     // The limits as set now (/admin/settings), read in this transaction: a change applies whole.
     const rules = await readRules(trx);
     const review = input.amount >= rules.transferReviewThresholdCents;
