@@ -4,12 +4,7 @@ import { Kysely, PostgresAdapter, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.ts';
 import { WalCheckpointer } from './checkpointer.ts';
-import {
-  type GroupCommitDriver,
-  GroupCommitSqliteDialect,
-  type ReadConnection,
-  type WalFlush,
-} from './group-commit.ts';
+import { type GroupCommitDriver, GroupCommitSqliteDialect, type WalFlush } from './group-commit.ts';
 import type { Database } from './schema.ts';
 import SQLite from './sqlite.ts';
 
@@ -78,20 +73,12 @@ export function createDatabase(
     statementCache(sqlite),
     wal ? { path: `${file}-wal`, ...(options.walFsync ? { fsync: options.walFsync } : {}) } : undefined,
     wal && options.checkpoints !== 'inline' ? new WalCheckpointer(sqlite, file) : undefined,
-    wal ? readConnection(file) : undefined,
   );
   return {
     db: new Kysely<Database>({ dialect: groupCommit }),
     dialect: 'sqlite',
     groupCommit: groupCommit.driver,
   };
-}
-
-/** SQLite in WAL mode: a second connection for reads of their own (group-commit.ts, ReadConnection). */
-function readConnection(file: string): ReadConnection {
-  const sqlite = new SQLite(file, { readonly: true });
-  sqlite.pragma('busy_timeout = 5000');
-  return { prepare: statementCache(sqlite), close: () => sqlite.close() };
 }
 
 const STATEMENT_CACHE_SIZE = 500;

@@ -18,7 +18,7 @@ let db: Kysely<Tables>;
 let dialect: GroupCommitSqliteDialect;
 let observer: SQLite.Database;
 
-function open(mode: 'full' | 'wal-flush', fsync?: WalFlush['fsync'], reads = false) {
+function open(mode: 'full' | 'wal-flush', fsync?: WalFlush['fsync']) {
   dir = mkdtempSync(join(tmpdir(), 'group-commit-'));
   const file = join(dir, 'test.sqlite');
   const sqlite = new SQLite(file);
@@ -29,14 +29,7 @@ function open(mode: 'full' | 'wal-flush', fsync?: WalFlush['fsync'], reads = fal
     create table rows (id integer primary key, owner text references owners(name) deferrable initially deferred);
     insert into owners values ('ann');`);
   const wal = mode === 'wal-flush' ? { path: `${file}-wal`, ...(fsync ? { fsync } : {}) } : undefined;
-  const reading = reads ? new SQLite(file, { readonly: true }) : undefined;
-  dialect = new GroupCommitSqliteDialect(
-    sqlite,
-    (text) => sqlite.prepare(text),
-    wal,
-    undefined,
-    reading && { prepare: (text) => reading.prepare(text), close: () => reading.close() },
-  );
+  dialect = new GroupCommitSqliteDialect(sqlite, (text) => sqlite.prepare(text), wal);
   db = new Kysely<Tables>({ dialect });
   observer = new SQLite(file, { readonly: true });
 }
@@ -200,88 +193,6 @@ describe('the WAL flushed off the event loop', () => {
     await expect(insert(1)).rejects.toBe(failure);
     await expect(insert(2)).rejects.toBe(failure);
     await expect(sql`select 1`.execute(db)).rejects.toBe(failure);
-  });
-});
-
-describe('reads of their own on a second connection (the server: WAL, flushed off the event loop)', () => {
-  const held: (() => void)[] = [];
-  const heldFsync = (fd: number) =>
-    new Promise<void>((resolve) => {
-      held.push(() => {
-        fsyncSync(fd);
-        resolve();
-      });
-    });
-  afterEach(() => {
-    while (held.length > 0) held.shift()?.();
-  });
-  const count = () =>
-    sql<{ n: number }>`select count(*) as n from rows`.execute(db).then((r) => r.rows[0]?.n);
-
-  it('answers a read at once while a transaction holds the writing connection, with what is committed', async () => {
-    open('wal-flush', undefined, true);
-    await insert(1);
-    let letGo = () => {};
-    const gate = new Promise<void>((resolve) => {
-      letGo = resolve;
-    });
-    const slow = db.transaction().execute(async (trx) => {
-      await trx.insertInto('rows').values({ id: 2, owner: 'ann' }).execute();
-      await gate;
-    });
-    await settled(slow);
-    // Neither queued behind the open transaction nor shown its uncommitted row.
-    const during = count();
-    expect(await settled(during)).toBe(true);
-    expect(await during).toBe(1);
-    letGo();
-    await slow;
-    // Once a transaction is answered, a read sees it.
-    expect(await count()).toBe(2);
-  });
-
-  it('answers a read only once every COMMIT before it is on disk', async () => {
-    open('wal-flush', heldFsync, true);
-    const write = insert(5);
-    await settled(write);
-    expect(held).toHaveLength(1);
-    const read = count();
-    expect(await settled(read)).toBe(false);
-    held.shift()?.();
-    expect(await read).toBe(1);
-    await expect(write).resolves.toBe(5);
-    // Nothing written since: answered at once.
-    expect(await settled(count())).toBe(true);
-  });
-
-  it('sends a statement that writes, returning rows or not, to the writing connection', async () => {
-    open('wal-flush', undefined, true);
-    const returned = await db.insertInto('rows').values({ id: 3, owner: 'ann' }).returning('id').execute();
-    expect(returned).toEqual([{ id: 3 }]);
-    await db.updateTable('rows').set({ owner: null }).where('id', '=', 3).execute();
-    expect(committed()).toEqual([3]);
-    expect(await db.selectFrom('rows').select('owner').where('id', '=', 3).executeTakeFirst()).toEqual({
-      owner: null,
-    });
-  });
-
-  it('refuses a transaction that met a key taken in its batch only once that batch is durable, so a read then sees the key', async () => {
-    open('wal-flush', heldFsync, true);
-    const first = insert(4);
-    const second = insert(4).catch(() => count());
-    await settled(second);
-    // The refusal rests on the first one's row, which is not on disk yet: neither is answered.
-    expect(await settled(second)).toBe(false);
-    held.shift()?.();
-    await expect(first).resolves.toBe(4);
-    expect(await second).toBe(1);
-  });
-
-  it('refuses reads too once a flush failed', async () => {
-    const failure = Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' });
-    open('wal-flush', () => Promise.reject(failure), true);
-    await expect(insert(1)).rejects.toBe(failure);
-    await expect(count()).rejects.toBe(failure);
   });
 });
 

@@ -21,14 +21,7 @@ import type SQLite from './sqlite.ts';
 //   does any transaction of the batch return to its caller. An answer never rests on a write the disk
 //   has not kept: a request is answered after its data survives a power cut, as before.
 // - A query of its own while a batch is open runs inside the batch and returns when the batch is
-//   durable too, so it never answers with something that could still vanish. With a reading
-//   connection (the server's, in WAL mode), a read of its own goes there instead: it sees only what
-//   is COMMITted and is answered once that is on disk, so a request's session read no longer waits for
-//   the transactions queued for the writing connection nor for the open batch's COMMIT.
-// - A refusal waits as an answer does: a transaction rolled back, or a statement of its own that
-//   failed, inside an open batch returns its error once that batch is durable. A refusal may rest on
-//   another's work in the batch (an Idempotency-Key taken, money already spent), and what its caller
-//   reads next (the stored answer under that key) must show that work.
+//   durable too, so it never answers with something that could still vanish.
 // - If the COMMIT fails (disk full, I/O error), every transaction of the batch fails; nothing of it
 //   stays. If SQLite itself rolls the outer transaction back, the same.
 //
@@ -92,8 +85,6 @@ export class Mutex {
 
 /** One holder's use of the single SQLite connection (a transaction, or a query of its own). */
 class Connection implements DatabaseConnection {
-  /** Holds the writing connection (the mutex): from its first statement that needs it. */
-  locked = false;
   /** Inside a transaction (its savepoint is open). */
   inTransaction = false;
   /** Its work is in the open batch and the connection passed on: only the batch's COMMIT is awaited. */
@@ -121,16 +112,6 @@ export type WalFlush = {
   fsync?: (fd: number) => Promise<void> | undefined;
 };
 
-/**
- * A second connection to the same database (WAL), for reads of their own: it sees every COMMITted
- * write and nothing of the open batch, so such a read neither waits for the writing connection nor
- * for the batch's COMMIT. Opened read-only, so a write sent to it by mistake fails.
- */
-export type ReadConnection = {
-  prepare: (sql: string) => SQLite.Statement;
-  close: () => void;
-};
-
 const fsyncOffLoop = (fd: number) =>
   new Promise<void>((resolve, reject) => fsync(fd, (error) => (error ? reject(error) : resolve())));
 
@@ -151,8 +132,6 @@ export class GroupCommitDriver implements Driver {
   /** The open outer transaction: who waits for its COMMIT. */
   #batch: Waiter[] | undefined;
   #flushScheduled = false;
-  /** The reading connection, if any; see ReadConnection. */
-  readonly #reads: ReadConnection | undefined;
   /** COMMITs so far, for tests and benchmarks. */
   commits = 0;
   /** Told of each COMMIT with how many holders (transactions, queries) waited on it: the metrics. */
@@ -164,43 +143,31 @@ export class GroupCommitDriver implements Driver {
     wal?: WalFlush,
     /** Checkpoints made elsewhere (checkpointer.ts), stopped before the connection closes. */
     checkpointer?: { stop(): Promise<void> },
-    reads?: ReadConnection,
   ) {
     this.#db = db;
     this.#prepare = prepare;
     this.#wal = wal;
     this.#checkpointer = checkpointer;
-    this.#reads = reads;
   }
 
   async init(): Promise<void> {}
 
   async acquireConnection(): Promise<DatabaseConnection> {
-    const connection = new Connection(this);
-    // With a reading connection, the writing one is taken only when a statement needs it: a read of
-    // its own never queues behind the transactions waiting for it.
-    if (!this.#reads) await this.#lock(connection);
-    return connection;
-  }
-
-  async #lock(connection: Connection): Promise<void> {
     await this.#mutex.lock();
     if (this.#lost !== undefined) {
       this.#mutex.unlock();
       throw this.#lost;
     }
-    connection.locked = true;
+    return new Connection(this);
   }
 
   async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    const own = connection as Connection;
-    if (!own.locked) await this.#lock(own);
     if (!this.#batch) {
       this.#run('begin immediate');
       this.#batch = [];
     }
     this.#run('savepoint group_work');
-    own.inTransaction = true;
+    (connection as Connection).inTransaction = true;
   }
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
@@ -218,9 +185,6 @@ export class GroupCommitDriver implements Driver {
     if (this.#db.inTransaction) {
       this.#run('rollback to group_work');
       this.#run('release group_work');
-      // A failure may rest on what others wrote in the batch (a key taken, money already spent): it
-      // is answered once that is durable, and what the caller reads next on its own then shows it.
-      await this.#handOver(own).catch(() => undefined);
     } else {
       this.#failBatch(new Error('SQLite rolled back the open transaction'));
     }
@@ -239,9 +203,7 @@ export class GroupCommitDriver implements Driver {
   }
 
   async releaseConnection(connection: DatabaseConnection): Promise<void> {
-    const own = connection as Connection;
-    if (own.handedOver || !own.locked) return;
-    own.locked = false;
+    if ((connection as Connection).handedOver) return;
     if (this.#batch) this.#scheduleFlush();
     this.#mutex.unlock();
   }
@@ -250,28 +212,18 @@ export class GroupCommitDriver implements Driver {
     await this.#flush();
     await this.#durable()?.catch(() => undefined);
     await this.#checkpointer?.stop();
-    this.#reads?.close();
     this.#db.close();
     if (this.#walFd !== undefined) closeQuietly(this.#walFd);
   }
 
   /** Runs one statement for a holder of the connection. */
   execute<R>(connection: Connection, query: CompiledQuery): Promise<QueryResult<R>> {
-    if (!connection.locked) {
-      const read = this.#readOnItsOwn<R>(query);
-      if (read) return read;
-      return this.#lock(connection).then(() => this.execute<R>(connection, query));
-    }
     let result: QueryResult<R>;
     try {
       result = this.#statement<R>(query);
     } catch (error) {
       if (this.#batch && !this.#db.inTransaction) this.#failBatch(error);
-      if (connection.inTransaction) return Promise.reject(error);
-      // Of its own: refused once what it was refused on is durable, as a transaction's rollback.
-      const settled = this.#batch ? this.#handOver(connection) : this.#durable();
-      const refuse = () => Promise.reject(error);
-      return settled ? settled.then(refuse, refuse) : refuse();
+      return Promise.reject(error);
     }
     if (connection.inTransaction) return Promise.resolve(result);
     if (!this.#batch) {
@@ -286,7 +238,6 @@ export class GroupCommitDriver implements Driver {
   }
 
   async *stream<R>(connection: Connection, query: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
-    if (!connection.locked) await this.#lock(connection);
     // A stream reads row by row while holding the connection: outside a transaction, commit what is
     // open first, and wait for the disk, so it reads only what is durable.
     if (!connection.inTransaction) {
@@ -360,28 +311,6 @@ export class GroupCommitDriver implements Driver {
     return this.#walFd;
   }
 
-  /**
-   * A read of its own (no transaction) on the reading connection, which sees what is COMMITted and
-   * nothing of the open batch: it is answered once every COMMIT so far is on disk, and does not wait
-   * for the open batch. Undefined when there is no reading connection or the statement writes.
-   */
-  #readOnItsOwn<R>(query: CompiledQuery): Promise<QueryResult<R>> | undefined {
-    const reads = this.#reads;
-    if (!reads) return undefined;
-    if (this.#lost !== undefined) return Promise.reject(this.#lost);
-    let result: QueryResult<R>;
-    try {
-      const statement = reads.prepare(query.sql);
-      // Transaction statements are "read-only" to SQLite too; only those that return rows read.
-      if (!statement.reader || !statement.readonly) return undefined;
-      result = { rows: statement.all(...(query.parameters as unknown[])) as R[] };
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    const durable = this.#durable();
-    return durable ? durable.then(() => result) : Promise.resolve(result);
-  }
-
   #statement<R>(query: CompiledQuery): QueryResult<R> {
     const statement = this.#prepare(query.sql);
     const parameters = query.parameters as unknown[];
@@ -404,7 +333,6 @@ export class GroupCommitDriver implements Driver {
     const batch = this.#batch;
     if (!batch) return Promise.resolve();
     connection.handedOver = true;
-    connection.locked = false;
     const durable = new Promise<void>((resolve, reject) => {
       batch.push({ resolve, reject });
     });
@@ -486,10 +414,9 @@ export class GroupCommitSqliteDialect extends SqliteDialect {
     prepare: (sql: string) => SQLite.Statement,
     wal?: WalFlush,
     checkpointer?: { stop(): Promise<void> },
-    reads?: ReadConnection,
   ) {
     super({ database: db });
-    this.#driver = new GroupCommitDriver(db, prepare, wal, checkpointer, reads);
+    this.#driver = new GroupCommitDriver(db, prepare, wal, checkpointer);
   }
 
   override createDriver(): Driver {
