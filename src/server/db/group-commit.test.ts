@@ -196,6 +196,86 @@ describe('the WAL flushed off the event loop', () => {
   });
 });
 
+describe('work after a commit (afterCommit: the live channel on SQLite)', () => {
+  const held: (() => void)[] = [];
+  const heldFsync = (fd: number) =>
+    new Promise<void>((resolve) => {
+      held.push(() => {
+        fsyncSync(fd);
+        resolve();
+      });
+    });
+  afterEach(() => {
+    while (held.length > 0) held.shift()?.();
+  });
+  const ran: string[] = [];
+  beforeEach(() => {
+    ran.length = 0;
+  });
+  const later = (label: string) => dialect.driver.afterCommit(() => ran.push(label));
+
+  it('runs only once the transaction is committed and its batch on disk', async () => {
+    open('wal-flush', heldFsync);
+    const write = db.transaction().execute(async (trx) => {
+      await trx.insertInto('rows').values({ id: 1, owner: 'ann' }).execute();
+      expect(later('one')).toBe(true);
+    });
+    await settled(write);
+    expect(committed()).toEqual([1]);
+    expect(ran).toEqual([]);
+    held.shift()?.();
+    await write;
+    expect(ran).toEqual(['one']);
+  });
+
+  it('never runs for a transaction rolled back, nor for its batch neighbours only', async () => {
+    open('wal-flush');
+    await Promise.allSettled([
+      db.transaction().execute(async (trx) => {
+        await trx.insertInto('rows').values({ id: 1, owner: 'ann' }).execute();
+        later('kept');
+      }),
+      db.transaction().execute(async (trx) => {
+        await trx.insertInto('rows').values({ id: 2, owner: 'ann' }).execute();
+        later('rolled back');
+        throw new Error('changed my mind');
+      }),
+    ]);
+    expect(ran).toEqual(['kept']);
+    expect(committed()).toEqual([1]);
+  });
+
+  it('drops what was asked inside a savepoint rolled back, and keeps what came before it', async () => {
+    open('wal-flush');
+    const trx = await db.startTransaction().execute();
+    await trx.insertInto('rows').values({ id: 1, owner: 'ann' }).execute();
+    later('before');
+    const inner = await trx.savepoint('inner').execute();
+    await inner.insertInto('rows').values({ id: 2, owner: 'ann' }).execute();
+    later('inside');
+    await inner.rollbackToSavepoint('inner').execute();
+    await trx.commit().execute();
+    expect(ran).toEqual(['before']);
+    expect(committed()).toEqual([1]);
+  });
+
+  it('never runs when the batch COMMIT fails, and is refused outside a transaction', async () => {
+    open('wal-flush');
+    const results = await Promise.allSettled([
+      db.transaction().execute(async (trx) => {
+        await trx.insertInto('rows').values({ id: 1, owner: 'ann' }).execute();
+        later('lost with its batch');
+      }),
+      insert(2, 'nobody'),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect(ran).toEqual([]);
+    expect(later('outside')).toBe(false);
+    await insert(3);
+    expect(ran).toEqual([]);
+  });
+});
+
 describe('the connection mutex', () => {
   beforeEach(() => open('wal-flush'));
 
