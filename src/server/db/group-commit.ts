@@ -132,12 +132,6 @@ export class GroupCommitDriver implements Driver {
   /** The open outer transaction: who waits for its COMMIT. */
   #batch: Waiter[] | undefined;
   #flushScheduled = false;
-  /** What runs once the transaction holding the connection is durable (afterCommit); none outside one. */
-  #hooks: (() => void)[] | undefined;
-  /** How many hooks there were at each open savepoint of that transaction, to drop those rolled back. */
-  #hooksAt = new Map<string, number>();
-  /** The hooks of the open batch's committed transactions: run once it is durable, dropped if it fails. */
-  #batchHooks: (() => void)[] = [];
   /** COMMITs so far, for tests and benchmarks. */
   commits = 0;
   /** Told of each COMMIT with how many holders (transactions, queries) waited on it: the metrics. */
@@ -174,28 +168,12 @@ export class GroupCommitDriver implements Driver {
     }
     this.#run('savepoint group_work');
     (connection as Connection).inTransaction = true;
-    this.#hooks = [];
-    this.#hooksAt.clear();
-  }
-
-  /**
-   * Runs `hook` once the transaction that holds the connection has committed and its batch is on disk;
-   * never if the transaction, a savepoint around the call, or the batch is rolled back. False when no
-   * transaction holds the connection. The caller must be that transaction (it holds the connection
-   * from its BEGIN to its end, so no one else runs meanwhile): the live channel's announcements.
-   */
-  afterCommit(hook: () => void): boolean {
-    if (!this.#hooks) return false;
-    this.#hooks.push(hook);
-    return true;
   }
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
     const own = connection as Connection;
     this.#run('release group_work');
     own.inTransaction = false;
-    if (this.#batch) this.#batchHooks.push(...(this.#hooks ?? []));
-    this.#hooks = undefined;
     await this.#handOver(own);
   }
 
@@ -204,7 +182,6 @@ export class GroupCommitDriver implements Driver {
     // After a handed-over commit failed with its batch, nothing of this transaction is left to undo.
     if (!own.inTransaction) return;
     own.inTransaction = false;
-    this.#hooks = undefined;
     if (this.#db.inTransaction) {
       this.#run('rollback to group_work');
       this.#run('release group_work');
@@ -215,13 +192,10 @@ export class GroupCommitDriver implements Driver {
 
   async savepoint(connection: DatabaseConnection, name: string): Promise<void> {
     this.#nested(connection, `savepoint ${quoted(name)}`);
-    this.#hooksAt.set(name, this.#hooks?.length ?? 0);
   }
 
   async rollbackToSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
     this.#nested(connection, `rollback to ${quoted(name)}`);
-    const at = this.#hooksAt.get(name);
-    if (at !== undefined && this.#hooks) this.#hooks.length = at;
   }
 
   async releaseSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
@@ -388,8 +362,6 @@ export class GroupCommitDriver implements Driver {
   #commitBatch(): void {
     const batch = this.#batch;
     if (!batch) return;
-    const hooks = this.#batchHooks;
-    this.#batchHooks = [];
     try {
       this.#run('commit');
       this.commits += 1;
@@ -403,13 +375,11 @@ export class GroupCommitDriver implements Driver {
     const durable = this.#durable();
     if (!durable) {
       for (const waiter of batch) waiter.resolve();
-      runHooks(hooks);
       return;
     }
     durable.then(
       () => {
         for (const waiter of batch) waiter.resolve();
-        runHooks(hooks);
       },
       (error: unknown) => {
         for (const waiter of batch) waiter.reject(error);
@@ -420,19 +390,8 @@ export class GroupCommitDriver implements Driver {
   #failBatch(error: unknown): void {
     const batch = this.#batch ?? [];
     this.#batch = undefined;
-    this.#batchHooks = [];
     if (this.#db.inTransaction) this.#run('rollback');
     for (const waiter of batch) waiter.reject(error);
-  }
-}
-
-function runHooks(hooks: (() => void)[]): void {
-  for (const hook of hooks) {
-    try {
-      hook();
-    } catch {
-      // One hook's failure is its own (an announcement not sent); the others still run.
-    }
   }
 }
 

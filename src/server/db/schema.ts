@@ -215,10 +215,6 @@ export type UploadTable = {
   created_at: string;
 };
 
-/**
- * No longer written: SQLite's live announcements wait on the group commit now (live-events.ts). Kept,
- * empty, so that a server of an earlier release still running during an upgrade finds it.
- */
 export type LiveEventMarkTable = {
   id: string;
   created_at: string;

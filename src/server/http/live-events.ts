@@ -9,7 +9,7 @@ import {
 } from '../../shared/live-events.ts';
 import type { Config } from '../config.ts';
 import { type Db, isPostgres } from '../db/database.ts';
-import type { GroupCommitDriver } from '../db/group-commit.ts';
+import { newId } from '../db/ids.ts';
 import { resolveSession } from '../modules/auth/auth.service.ts';
 import { defineRoute } from './route.ts';
 
@@ -18,10 +18,9 @@ import { defineRoute } from './route.ts';
 // An event is announced only once its transaction has committed, never for one rolled back:
 // - PostgreSQL: pg_notify inside the transaction (PostgreSQL delivers it on commit only) reaches every
 //   server instance LISTENing on the same database, this one included, and each fans out locally.
-// - SQLite (one process): the group commit runs the announcement once the transaction that published
-//   it has committed and its batch is on disk (GroupCommitDriver.afterCommit), and drops it if the
-//   transaction, a savepoint around it or the batch is rolled back. (It used to write a mark row in the
-//   transaction and delete it after: two statements and two pages of the WAL per event.)
+// - SQLite (one process): a mark row is written inside the transaction; a query on the root handle
+//   waits for the single connection, i.e. for the transaction to end, and deletes the mark. Only a
+//   committed mark can be deleted, so only a committed event is announced.
 // An event carries only a topic (e.g. "notifications"); clients refetch what they show, so nothing a
 // member may not read travels on the channel.
 
@@ -33,8 +32,8 @@ type Subscriber = { userId: string; role: 'user' | 'admin'; send: (message: Live
 type LiveBus = {
   dialect: 'sqlite' | 'postgres';
   channel: string;
-  /** SQLite: announces `event` locally once the caller's transaction commits (at once outside one). */
-  afterCommit: (trx: Db, event: LiveEvent) => void;
+  /** Schedules the local announcement of a SQLite event once the transaction holding `markId` ends. */
+  afterCommit: (markId: string, event: LiveEvent) => void;
 };
 
 /** Streams per member: more tabs than this and the oldest stream is closed (it reconnects if still open). */
@@ -54,7 +53,13 @@ export async function publishLive(trx: Db, event: LiveEvent): Promise<void> {
     for (const call of notifyCalls(bus, event)) await sql`select ${call}`.execute(trx);
     return;
   }
-  bus.afterCommit(trx, event);
+  // sql templates here and in afterCommit: every transfer to another member runs both (see
+  // notifications.repository.ts).
+  const markId = newId();
+  await sql`insert into live_event_marks (id, created_at) values (${markId}, ${new Date().toISOString()})`.execute(
+    trx,
+  );
+  bus.afterCommit(markId, event);
 }
 
 /**
@@ -99,13 +104,11 @@ export function registerLiveEvents(
   deps: {
     db: Db;
     config: Pick<Config, 'databaseUrl' | 'databaseSchema' | 'liveHeartbeatMs'>;
-    /** SQLite's group commit, which runs an announcement once its transaction is durable. */
-    groupCommit?: GroupCommitDriver;
     /** Told how many streams are open after each one opens or closes (the metrics). */
     onClientCount?: (count: number) => void;
   },
 ): void {
-  const { db, config, groupCommit, onClientCount } = deps;
+  const { db, config, onClientCount } = deps;
   const subscribers = new Set<Subscriber>();
   /** Ends a stream; `reconnect`: with the message and retry time that send the browser elsewhere. */
   const streamClosers = new Map<Subscriber, (reconnect?: boolean) => void>();
@@ -129,9 +132,13 @@ export function registerLiveEvents(
   buses.set(db.getExecutor().adapter, {
     dialect,
     channel,
-    afterCommit: (trx, event) => {
-      // Outside a transaction, what the caller wrote is already answered, so on disk.
-      if (!trx.isTransaction || !groupCommit?.afterCommit(() => deliver(event))) deliver(event);
+    afterCommit: (markId, event) => {
+      sql`delete from live_event_marks where id = ${markId}`
+        .execute(db)
+        .then((result) => {
+          if (Number(result.numAffectedRows) > 0) deliver(event);
+        })
+        .catch((error) => api.log.warn({ err: error }, 'live event not announced'));
     },
   });
 
