@@ -11,8 +11,8 @@ import { startServer, type TestServer } from '../helpers/server.ts';
 // Two edge cases of internal transfers (RULES.md "Internal transfers"), on both databases unless said:
 // - the daily-limit counter is charged for the UTC day of the ledger row it counts, so a reject gives
 //   the amount back to that same day, even for a transfer made as the day turns;
-// - a retry under the same Idempotency-Key is answered with the stored answer before any rule is checked
-//   again, and the members' status is read in the same transaction as the money moves.
+// - a retry under the same Idempotency-Key is answered with the stored answer, even where a rule would
+//   refuse it now, and the members' status is read in the same transaction as the money moves.
 
 let server: TestServer | undefined;
 afterEach(async () => {

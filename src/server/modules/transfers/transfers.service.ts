@@ -190,14 +190,16 @@ export async function sendTransfer(
 
 /**
  * PostgreSQL: every write (daily counter, accounts in id order or the hold, ledger row, Idempotency-Key
- * record) is one statement (migration 0008). A repeat under a key is answered from the stored answer
- * before any rule is checked again (the member may have been deactivated since the first request
- * succeeded). Otherwise, in one transaction: the members' rows are read and locked for share, with the
- * settings in the same statement (a block or deactivation waits for this transfer, or this transfer
- * sees it), the recipient's notification is written when money reaches another member, and last the
- * money statement, so the accounts' rows stay locked only for it and the COMMIT. A refusal raised by
- * the money statement undoes all of it. As in runOnce, a failure looks for a stored answer under the
- * key: a concurrent request with the same key that committed first.
+ * record) is one statement (migration 0008). In one transaction: the members' rows are read and locked
+ * for share, with the settings in the same statement (a block or deactivation waits for this transfer,
+ * or this transfer sees it), the recipient's notification is written when money reaches another
+ * member, and last the money statement, so the accounts' rows stay locked only for it and the COMMIT.
+ * A refusal raised by the money statement undoes all of it. As in runOnce, the key's unique index
+ * decides, not a look-up beforehand: a repeat under a key fails (on the key's record, or earlier on a
+ * rule, e.g. the member deactivated since) and rolls back whole, and every failure looks for a stored
+ * answer under the key before it is answered, so a repeat gets the first answer, as does a concurrent
+ * request with the same key that committed first. A repeat costs a rolled-back transaction; every first
+ * request, one round trip less.
  */
 async function sendInOneStatement(
   db: Db,
@@ -207,8 +209,6 @@ async function sendInOneStatement(
   idempotencyKey: string | undefined,
   request: unknown,
 ): Promise<Outcome> {
-  const repeat = await replayOf(db, senderId, idempotencyKey, request);
-  if (repeat) return repeat;
   let sent: {
     result: Awaited<ReturnType<typeof transferInOneStatement>>;
     outcome: Outcome;
