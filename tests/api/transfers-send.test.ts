@@ -209,6 +209,41 @@ describe('a transfer to another member', () => {
     expect(asBob.status).toBe(403);
     expect(await snapshot()).toEqual(before);
   });
+
+  it('refuses a malformed Idempotency-Key with 400, moving nothing and telling nobody', async () => {
+    const noticesOfBob = async () =>
+      (
+        await server.db
+          .selectFrom('notification_recipients')
+          .select('notification_id')
+          .where('user_id', '=', bob.auth.id)
+          .execute()
+      ).length;
+    const before = { ...(await snapshot()), notices: await noticesOfBob() };
+    for (const key of ['k'.repeat(201), 'has space', '']) {
+      const res = await alice.client.post('/transfer/touser', body(alice, bob, '1.00'), {
+        'Idempotency-Key': key,
+      });
+      expect(res.status, JSON.stringify(key)).toBe(400);
+      expect(res.body.errors).toEqual([{ field: 'Idempotency-Key', message: expect.any(String) }]);
+    }
+    expect({ ...(await snapshot()), notices: await noticesOfBob() }).toEqual(before);
+
+    // The longest allowed key works, once: its repeat is the stored answer.
+    const key = 'k'.repeat(200);
+    const first = await alice.client.post('/transfer/touser', body(alice, bob, '1.00'), {
+      'Idempotency-Key': key,
+    });
+    expect(first.status, first.text).toBe(201);
+    const again = await alice.client.post('/transfer/touser', body(alice, bob, '1.00'), {
+      'Idempotency-Key': key,
+    });
+    expect(again.status).toBe(201);
+    expect(again.body).toEqual(first.body);
+    expect(await noticesOfBob()).toBe(before.notices + 1);
+    expect((await snapshot()).transfers).toHaveLength(before.transfers.length + 1);
+    await expectBalanced();
+  });
 });
 
 describe('the validation messages of spec 5', () => {

@@ -15,7 +15,8 @@ export type Outcome = { statusCode: number; body: unknown; replayed?: true };
 const KEY_PATTERN = /^[\x21-\x7e]{1,200}$/;
 const hashOf = (request: unknown) => createHash('sha256').update(JSON.stringify(request)).digest('hex');
 
-function checkedKey(key: string): string {
+/** The key as sent, or a 400 when it is not 1 to 200 visible characters: checked before any work. */
+export function checkedKey(key: string): string {
   if (!KEY_PATTERN.test(key))
     throw badRequest([
       { field: 'Idempotency-Key', message: 'Idempotency-Key must be 1 to 200 visible characters' },

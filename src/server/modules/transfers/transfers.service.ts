@@ -15,7 +15,13 @@ import type { LedgerTransferTable } from '../../db/schema.ts';
 import { AppError, badRequest, forbidden, notFound } from '../../http/errors.ts';
 import type { SessionUser } from '../../http/session.ts';
 import { insertAudit } from '../audit/audit.repository.ts';
-import { keyRecord, type Outcome, replayOf, runOnce } from '../idempotency/idempotency.service.ts';
+import {
+  checkedKey,
+  keyRecord,
+  type Outcome,
+  replayOf,
+  runOnce,
+} from '../idempotency/idempotency.service.ts';
 import { notifyMoneyReceived } from '../notifications/notifications.service.ts';
 import { readRules, rulesOf } from '../settings/settings.service.ts';
 import { findTransferParties, findUserById } from '../users/users.repository.ts';
@@ -209,6 +215,8 @@ async function sendInOneStatement(
   idempotencyKey: string | undefined,
   request: unknown,
 ): Promise<Outcome> {
+  // As in runOnce: a malformed key is a 400 before any work, not a failure inside the transaction.
+  if (idempotencyKey !== undefined) checkedKey(idempotencyKey);
   let sent: {
     result: Awaited<ReturnType<typeof transferInOneStatement>>;
     outcome: Outcome;
