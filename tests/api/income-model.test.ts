@@ -233,6 +233,9 @@ describe('the daily income against a model of the rules', () => {
               const who = members[action.who] as Member;
               const res = await admin.put(`/users/${who.id}`, FLAG_FIELDS[action.flag](action.value));
               expect(res.status, `${step}: ${res.text}`).toBe(200);
+              // A block ends the member's sessions: once unblocked, they sign in again, as a person would.
+              const wasBlocked = (model.flags[action.who] as Flags).blocked;
+              if (action.flag === 'blocked' && wasBlocked && !action.value) await who.signIn();
               (model.flags[action.who] as Flags)[action.flag] = action.value;
             } else {
               const date = addDays(today(), -action.daysAgo);

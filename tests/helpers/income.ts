@@ -10,7 +10,14 @@ export type Books = { baseUrl: string; db: Db };
 // reads the books back from the database. Start the server with TRUST_PROXY=127.0.0.1: each member
 // registers from an address of its own, so the per-address registration limit is not what a test meets.
 
-export type Member = { client: ApiClient; id: string; username: string; refferal_code: string };
+export type Member = {
+  client: ApiClient;
+  id: string;
+  username: string;
+  refferal_code: string;
+  /** Signs the member in again on a new client, which replaces `client` (a block ends every session). */
+  signIn: () => Promise<void>;
+};
 
 let addresses = 0;
 const nextAddress = () => {
@@ -30,12 +37,27 @@ export async function member(
   const client = new ApiClient(server.baseUrl);
   const registered = await client.post('/auth/register', body, from);
   expect(registered.status, registered.text).toBe(201);
-  const signedIn = await client.post('/auth/signin', { email: body.email, password: body.password }, from);
-  expect(signedIn.status, signedIn.text).toBe(200);
-  const { id, username, refferal_code } = signedIn.body.auth;
+  const signIn = async (on: ApiClient) => {
+    const signedIn = await on.post('/auth/signin', { email: body.email, password: body.password }, from);
+    expect(signedIn.status, signedIn.text).toBe(200);
+    return signedIn.body.auth as { id: string; username: string; refferal_code: string };
+  };
+  const { id, username, refferal_code } = await signIn(client);
   if (active) expect((await admin.put(`/users/${id}`, { is_active: 'active' })).status).toBe(200);
   if (business) await fund(admin, id, business);
-  return { client, id, username, refferal_code };
+  const made: Member = {
+    client,
+    id,
+    username,
+    refferal_code,
+    // A new browser: the ended session's cookies are of no use any more.
+    signIn: async () => {
+      const fresh = new ApiClient(server.baseUrl);
+      await signIn(fresh);
+      made.client = fresh;
+    },
+  };
+  return made;
 }
 
 export async function fund(admin: ApiClient, userId: string, amount: string): Promise<void> {
