@@ -107,6 +107,39 @@ describe.each(['full', 'wal-flush'] as const)('group commit on SQLite (%s)', (mo
     expect(committed()).toEqual([4]);
   });
 
+  it('refuses every further statement of a transaction whose batch failed under it, and commits none of it', async () => {
+    // RAISE(ROLLBACK) ends SQLite's whole transaction from inside one statement: the open batch fails.
+    await sql`create trigger veto before insert on rows when new.owner is null
+      begin select raise(rollback, 'vetoed'); end`.execute(db);
+    const after: string[] = [];
+    const results = await Promise.allSettled([
+      insert(1),
+      db.transaction().execute(async (trx) => {
+        await trx.insertInto('rows').values({ id: 2, owner: 'ann' }).execute();
+        await expect(trx.insertInto('rows').values({ id: 3, owner: null }).execute()).rejects.toThrow(
+          'vetoed',
+        );
+        // A caller that catches the error and writes on: outside the batch this would be autocommit.
+        for (const write of [
+          () => trx.insertInto('rows').values({ id: 4, owner: 'ann' }).execute(),
+          () => trx.selectFrom('rows').select('id').execute(),
+        ]) {
+          await write().then(
+            () => after.push('ran'),
+            () => after.push('refused'),
+          );
+        }
+        return 'done';
+      }),
+    ]);
+    expect(after).toEqual(['refused', 'refused']);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect(committed()).toEqual([]);
+    // The driver serves the next transactions as usual.
+    await expect(insert(5)).resolves.toBe(5);
+    expect(committed()).toEqual([5]);
+  });
+
   it('answers a query of its own made during an open batch only after that batch is durable', async () => {
     const transfer = insert(7);
     const read = sql<{ n: number }>`select count(*) as n from rows`.execute(db).then((result) => ({

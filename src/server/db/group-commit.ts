@@ -23,7 +23,10 @@ import type SQLite from './sqlite.ts';
 // - A query of its own while a batch is open runs inside the batch and returns when the batch is
 //   durable too, so it never answers with something that could still vanish.
 // - If the COMMIT fails (disk full, I/O error), every transaction of the batch fails; nothing of it
-//   stays. If SQLite itself rolls the outer transaction back, the same.
+//   stays. If SQLite itself rolls the outer transaction back, the same. A transaction of a failed
+//   batch is dead: any further statement of it is refused. Were it to catch the error and write on,
+//   its writes would run outside any transaction (autocommit) and stay, while its caller is told it
+//   failed.
 //
 // One connection, one statement at a time, as Kysely's own SQLite driver (a mutex hands it over).
 //
@@ -89,6 +92,8 @@ class Connection implements DatabaseConnection {
   inTransaction = false;
   /** Its work is in the open batch and the connection passed on: only the batch's COMMIT is awaited. */
   handedOver = false;
+  /** The batch its transaction runs in; once that is no longer the open batch, the transaction is dead. */
+  batch: Waiter[] | undefined;
 
   constructor(readonly driver: GroupCommitDriver) {}
 
@@ -131,6 +136,8 @@ export class GroupCommitDriver implements Driver {
   #lost: unknown;
   /** The open outer transaction: who waits for its COMMIT. */
   #batch: Waiter[] | undefined;
+  /** Why each failed batch failed, told to its transactions that try to go on. */
+  readonly #failures = new WeakMap<Waiter[], unknown>();
   #flushScheduled = false;
   /** COMMITs so far, for tests and benchmarks. */
   commits = 0;
@@ -167,11 +174,14 @@ export class GroupCommitDriver implements Driver {
       this.#batch = [];
     }
     this.#run('savepoint group_work');
-    (connection as Connection).inTransaction = true;
+    const own = connection as Connection;
+    own.inTransaction = true;
+    own.batch = this.#batch;
   }
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
     const own = connection as Connection;
+    this.#refuseIfDead(own);
     this.#run('release group_work');
     own.inTransaction = false;
     await this.#handOver(own);
@@ -182,6 +192,8 @@ export class GroupCommitDriver implements Driver {
     // After a handed-over commit failed with its batch, nothing of this transaction is left to undo.
     if (!own.inTransaction) return;
     own.inTransaction = false;
+    // Its batch failed under it: nothing of it is left to undo, and the open batch is someone else's.
+    if (own.batch !== this.#batch) return;
     if (this.#db.inTransaction) {
       this.#run('rollback to group_work');
       this.#run('release group_work');
@@ -220,6 +232,7 @@ export class GroupCommitDriver implements Driver {
   execute<R>(connection: Connection, query: CompiledQuery): Promise<QueryResult<R>> {
     let result: QueryResult<R>;
     try {
+      this.#refuseIfDead(connection);
       result = this.#statement<R>(query);
     } catch (error) {
       if (this.#batch && !this.#db.inTransaction) this.#failBatch(error);
@@ -238,6 +251,7 @@ export class GroupCommitDriver implements Driver {
   }
 
   async *stream<R>(connection: Connection, query: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
+    this.#refuseIfDead(connection);
     // A stream reads row by row while holding the connection: outside a transaction, commit what is
     // open first, and wait for the disk, so it reads only what is durable.
     if (!connection.inTransaction) {
@@ -325,6 +339,7 @@ export class GroupCommitDriver implements Driver {
 
   #nested(connection: DatabaseConnection, sql: string): void {
     if (!(connection as Connection).inTransaction) throw new Error('a savepoint needs a transaction');
+    this.#refuseIfDead(connection as Connection);
     this.#db.exec(sql);
   }
 
@@ -387,9 +402,18 @@ export class GroupCommitDriver implements Driver {
     );
   }
 
+  /** Throws for a transaction whose batch failed: see the header. */
+  #refuseIfDead(connection: Connection): void {
+    if (!connection.inTransaction || connection.batch === this.#batch) return;
+    throw new Error('this transaction failed with its batch; no further statement of it runs', {
+      cause: connection.batch && this.#failures.get(connection.batch),
+    });
+  }
+
   #failBatch(error: unknown): void {
     const batch = this.#batch ?? [];
     this.#batch = undefined;
+    this.#failures.set(batch, error);
     if (this.#db.inTransaction) this.#run('rollback');
     for (const waiter of batch) waiter.reject(error);
   }
