@@ -131,3 +131,32 @@ describe('CTO', () => {
     });
   });
 });
+
+describe('CTO and blocked members', () => {
+  it('counts no blocked member among the qualifiers and splits the pool among the unblocked only', async () => {
+    // Team business: 6,000, 1,500 and 1,200: three holders of the top two ranks, the third blocked.
+    const world = await ctoWorld({
+      teamBusiness: ['6000', '1500', '1200'],
+      deposit: '1200',
+      sessionId: 'cto-blocked-test',
+    });
+    try {
+      const [top, second, blocked] = world.leaders;
+      expect((await world.admin.put(`/users/${blocked.id}`, { status: 'block' })).status).toBe(200);
+      const preview = await ctoPreview(world.server.db, world.adminSession, thisMonth, nextMonth());
+      expect(preview).toMatchObject({ pool: '12.00', per_member: '6.00' });
+      expect(preview.qualifiers.map((q) => q.user_id)).toEqual([top.id, second.id]);
+
+      const before = await Promise.all(world.leaders.map((m) => workingCents(world.server, m.id)));
+      await payCto(world.server.db, world.adminSession, thisMonth, undefined, nextMonth());
+      const after = await Promise.all(world.leaders.map((m) => workingCents(world.server, m.id)));
+      expect(after.map((cents, i) => cents - (before[i] ?? 0))).toEqual([600, 600, 0]);
+      expect((await world.admin.get('/cto/list')).body.payments).toEqual([
+        expect.objectContaining({ month: thisMonth, members: 2, per_member: '6.00', pool: '12.00' }),
+      ]);
+      await expectBooksBalanced(world.admin);
+    } finally {
+      await world.server.stop();
+    }
+  });
+});

@@ -328,3 +328,36 @@ describe('the salary scheduler', () => {
     await expectBooksBalanced(admin);
   });
 });
+
+describe('salary and blocked members', () => {
+  let server: TestServer;
+  afterAll(async () => server?.stop());
+
+  it('pays a blocked member no salary, as for level income, and an unblocked one who meets the same tier', async () => {
+    server = await startServer({ TRUST_PROXY: '127.0.0.1' });
+    const admin = await signedInAdminClient(server.baseUrl);
+    const planId = await createPlan(admin, { roi_percent: '1', duration_days: 30 });
+    const tier = await admin.post('/salary/tiers', {
+      name: 'Starter',
+      min_business: '100',
+      min_active_directs: 1,
+      amount: '25',
+    });
+    expect(tier.status).toBe(201);
+    const paid = await member(server, admin, undefined);
+    const blocked = await member(server, admin, undefined);
+    for (const leader of [paid, blocked]) {
+      const direct = await member(server, admin, leader, { business: '100' });
+      await moveIntoMonth(server, await buy(direct, planId, '100'), lastMonth());
+    }
+    expect((await admin.put(`/users/${blocked.id}`, { status: 'block' })).status).toBe(200);
+    const before = await workingCents(server, blocked.id);
+
+    const run = await admin.post('/salary/run', { month: lastMonth() });
+    expect(run.status, run.text).toBe(200);
+    expect(run.body.run).toMatchObject({ members_paid: 1, total: '25.00' });
+    expect(await paidIn(server, lastMonth())).toEqual([`${paid.username} Starter 2500`]);
+    expect((await workingCents(server, blocked.id)) - before).toBe(0);
+    await expectBooksBalanced(admin);
+  });
+});

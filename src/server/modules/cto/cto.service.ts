@@ -16,7 +16,7 @@ import { insertAudit } from '../audit/audit.repository.ts';
 import { type Outcome, runOnce } from '../idempotency/idempotency.service.ts';
 import { excludedIds } from '../rewards/rank-exclusions.repository.ts';
 import { exclusionsOf } from '../rewards/rank-exclusions.service.ts';
-import { rankHolders } from '../rewards/rank-holders.ts';
+import { unblockedRankHolders } from '../rewards/rank-holders.ts';
 import { listRewardPlans } from '../rewards/rewards.repository.ts';
 import { readRules } from '../settings/settings.service.ts';
 import { findUserById } from '../users/users.repository.ts';
@@ -61,7 +61,8 @@ const toPayment = (row: CtoPaymentTable): CtoPayment => ({
 });
 
 /**
- * The month's figures as they stand: deposits, pool, the top two ranks and who holds them. Members an
+ * The month's figures as they stand: deposits, pool, the top two ranks and the unblocked members who
+ * hold them (a blocked member is no qualifier and takes no share). Members an
  * admin excluded (PUT /cto/{id}) are among the qualifiers but not among the paid, and the pool is split
  * among the paid. Pay calls this inside its transaction, so it pays by the exclusions it reads there.
  */
@@ -73,7 +74,7 @@ async function figures(db: Db, month: string) {
   const shareBp = (await readRules(db)).ctoShareBp;
   const pool = Math.floor((deposits * shareBp) / 10_000);
   const lowest = top.at(-1);
-  const holders = lowest ? await rankHolders(db, ladder, lowest) : [];
+  const holders = lowest ? await unblockedRankHolders(db, ladder, lowest) : [];
   const excluded = await excludedIds(db, 'cto');
   const qualifiers = holders.map((h) => ({ ...h, excluded: excluded.has(h.id) }));
   const paid = qualifiers.filter((q) => !q.excluded);

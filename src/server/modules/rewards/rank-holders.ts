@@ -26,6 +26,31 @@ export async function rankHolders(
   }));
 }
 
+/**
+ * The CTO's qualifiers: the rank holders from `lowest` up who are not blocked (a blocked member earns
+ * no CTO, as no level income). Read inside Pay's transaction, so a block made before Pay counts.
+ */
+export async function unblockedRankHolders(
+  db: Db,
+  ladder: RewardPlanTable[],
+  lowest: RewardPlanTable,
+): Promise<RankHolder[]> {
+  const holders = await rankHolders(db, ladder, lowest);
+  if (holders.length === 0) return [];
+  const blocked = await db
+    .selectFrom('users')
+    .select('id')
+    .where('status', '<>', 'unblock')
+    .where(
+      'id',
+      'in',
+      holders.map((h) => h.id),
+    )
+    .execute();
+  const out = new Set(blocked.map((row) => row.id));
+  return holders.filter((h) => !out.has(h.id));
+}
+
 /** GET /leadership/list: the rank holders less the members an admin took off the list. */
 export async function listedLeaders(db: Db): Promise<RankHolder[]> {
   const [holders, removed] = await Promise.all([rankHolders(db), excludedIds(db, 'leadership')]);

@@ -15,6 +15,7 @@ import {
   finishRun,
   firstTierMonth,
   insertPayment,
+  isUnblocked,
   listTiers,
   renewLease,
   settledOrBusyMonths,
@@ -79,6 +80,8 @@ export async function runSalaryMonth(
         .transaction()
         .execute(async (trx) => {
           await renewLease(trx, month, options.leaseMs);
+          // Blocked since the month's qualifiers were read: no salary, as for level income.
+          if (!(await isUnblocked(trx, member.id))) return false;
           await ensureWallets(trx, member.id);
           const transfer = await postTransfer(trx, {
             debitAccountId: PLATFORM.income,

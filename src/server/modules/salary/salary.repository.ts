@@ -65,8 +65,9 @@ export type Candidate = {
  * Every member whose downline (all levels, members only, as team.repository.ts counts team business)
  * invested in [fromIso, toIso), with that new business and their active direct members: directs the
  * team shows as active who had an investment made before `toIso`. The walk goes up from each
- * investor, so it visits only the month's investors' upline. `unpaidIn` leaves out members already
- * paid for that month.
+ * investor, so it visits only the month's investors' upline. Blocked members are not candidates (no
+ * salary, as for level income); their downline's business still counts for the members above them.
+ * `unpaidIn` leaves out members already paid for that month.
  */
 export async function candidates(
   db: Db,
@@ -100,7 +101,7 @@ export async function candidates(
     )
     select u.id, u.username, b.cents as business, d.n as directs
     from business b join users u on u.id = b.id left join directs d on d.id = b.id
-    where u.role = 'user' and b.cents >= ${minBusinessCents}
+    where u.role = 'user' and u.status = 'unblock' and b.cents >= ${minBusinessCents}
       ${unpaidIn === undefined ? sql`` : sql`and not exists (select 1 from salary_payments p where p.user_id = u.id and p.month = ${unpaidIn})`}
     order by u.id`.execute(db);
   return rows.map((r) => ({
@@ -112,6 +113,12 @@ export async function candidates(
 }
 
 // ---- payments ----
+
+/** Read in the paying transaction: a member blocked after the qualifiers were listed is not paid. */
+export async function isUnblocked(trx: Db, userId: string): Promise<boolean> {
+  const row = await trx.selectFrom('users').select('status').where('id', '=', userId).executeTakeFirst();
+  return row?.status === 'unblock';
+}
 
 export async function insertPayment(trx: Db, row: SalaryPaymentTable): Promise<void> {
   await trx.insertInto('salary_payments').values(row).execute();
