@@ -12,6 +12,8 @@ export const SETTINGS_MESSAGES = {
   unknownName: 'Unknown setting',
   booleanValue: 'The value must be true or false',
   nothingToChange: 'Name at least one setting to change',
+  withdrawalNetsNothing:
+    'With this minimum and fee a withdrawal of the minimum would pay out nothing: raise the minimum or lower the fee',
 } as const;
 
 type MoneySetting = { kind: 'money'; default: string; min: number; max: number };

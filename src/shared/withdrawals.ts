@@ -54,6 +54,7 @@ export const WITHDRAWAL_MESSAGES = {
   requested: 'Withdrawal request sent. The amount is held from your balance until an admin decides.',
   compoundRequested: 'Compound request sent. The amount is held from your balance until an admin decides.',
   minimum: (minimum: string) => `The minimum withdrawal is $${minimum}`,
+  netsNothing: (fee: string) => `After the $${fee} fee this withdrawal would pay out nothing`,
   insufficient: 'Your Income Working balance is too low for this withdrawal',
   openRequest:
     'You already have a withdrawal request waiting. Cancel it or wait for its decision before asking again.',

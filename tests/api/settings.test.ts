@@ -100,6 +100,30 @@ describe('reading and changing settings', () => {
       settings: { ...DEFAULT_SETTINGS, withdrawal_fee_percent: '2.50', withdrawal_minimum: '20.00' },
     });
     const audit = await admin.get('/audit');
+  it('refuses a withdrawal minimum and fee that would pay out nothing, with a 400 naming both', async () => {
+    const both = [
+      { field: 'withdrawal_minimum', message: SETTINGS_MESSAGES.withdrawalNetsNothing },
+      { field: 'withdrawal_fee_percent', message: SETTINGS_MESSAGES.withdrawalNetsNothing },
+    ];
+    // The fee of a one-cent withdrawal at 50% is that cent.
+    const pair = await put({ withdrawal_minimum: '0.01', withdrawal_fee_percent: '50' });
+    expect(pair.status, pair.text).toBe(400);
+    expect(pair.body.errors).toEqual(both);
+    expect((await admin.get('/settings')).body.settings).toMatchObject({
+      withdrawal_minimum: DEFAULT_SETTINGS.withdrawal_minimum,
+      withdrawal_fee_percent: DEFAULT_SETTINGS.withdrawal_fee_percent,
+    });
+    // Either one changed alone is held to the other as stored.
+    expect((await put({ withdrawal_minimum: '0.01', withdrawal_fee_percent: '49.99' })).status).toBe(200);
+    const fee = await put({ withdrawal_fee_percent: '50' });
+    expect(fee.status, fee.text).toBe(400);
+    expect(fee.body.errors).toEqual(both);
+    expect((await admin.get('/settings')).body.settings.withdrawal_fee_percent).toBe('49.99');
+    // Two cents at 50% pay out one.
+    expect((await put({ withdrawal_minimum: '0.02', withdrawal_fee_percent: '50' })).status).toBe(200);
+    await reset();
+  });
+
     const entry = audit.body.entries.find((e: { action: string }) => e.action === 'settings.update');
     expect(JSON.stringify(entry)).toContain('"withdrawal_fee_percent":"5.00"');
     expect(JSON.stringify(entry)).toContain('"withdrawal_fee_percent":"2.50"');

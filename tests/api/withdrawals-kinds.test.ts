@@ -179,3 +179,73 @@ describe('Compound', () => {
     await expectBooksBalanced(admin);
   });
 });
+
+describe('A withdrawal that would pay out nothing', () => {
+  const pair = ['withdrawal_minimum', 'withdrawal_fee_percent'];
+  // A minimum of $0.01 with a 50% fee, stored as it could be before the settings refused the pair:
+  // the fee of a one-cent withdrawal is that cent.
+  beforeAll(async () => {
+    const updated_at = new Date().toISOString();
+    await server.db
+      .insertInto('settings')
+      .values([
+        { name: 'withdrawal_minimum', value: JSON.stringify('0.01'), updated_at },
+        { name: 'withdrawal_fee_percent', value: JSON.stringify('50.00'), updated_at },
+      ])
+      .execute();
+  });
+  afterAll(async () => {
+    await server.db.deleteFrom('settings').where('name', 'in', pair).execute();
+  });
+
+  it('is a 400 naming the amount for every kind that pays out, and holds nothing', async () => {
+    const p = await payee(server, admin, smtp, { working: '1.00' });
+    // Dates no other test here runs: $10.00 of ROI a day paid.
+    const earning = await investment(p, '1000', 30, 8);
+    const centPlan = await createPlan(admin, { roi_percent: '1', duration_days: 1, min_amount: '0.01' });
+    await credit(admin, p.id, '0.01', 'business');
+    const bought = await p.client.post('/topup/add', { plan_id: centPlan, amount: '0.01' });
+    expect(bought.status, bought.text).toBe(201);
+    const cent = bought.body.topup.id;
+    await backdate(server, cent, 3); // its one day is past: matured
+    const workingBefore = await cents(`${p.id}:working`);
+    const investedBefore = await cents(`${p.id}:invested`);
+
+    const otp = await withdrawalCode(smtp, p);
+    const nothing = { message: M.netsNothing('0.01') };
+    const income = await p.client.post('/withdrawalrequest/add', { amount: '0.01', otp }, p.from);
+    expect(income.status, income.text).toBe(400);
+    expect(income.body).toMatchObject({ ...nothing, errors: [{ field: 'amount', ...nothing }] });
+    const roi = await p.client.post(
+      '/withdrawalrequest/add/roiwithdrawal',
+      { amount: '0.01', otp, topup_id: earning },
+      p.from,
+    );
+    expect(roi.status, roi.text).toBe(400);
+    expect(roi.body).toMatchObject({ ...nothing, errors: [{ field: 'amount', ...nothing }] });
+    const principal = await p.client.post(
+      '/withdrawalrequest/add/principle',
+      { otp, topup_id: cent },
+      p.from,
+    );
+    expect(principal.status, principal.text).toBe(400);
+    expect(principal.body).toMatchObject({ ...nothing, errors: [{ field: 'topup_id', ...nothing }] });
+    const payout = await admin.post('/withdrawalrequest/debit', {
+      user_id: p.id,
+      amount: '0.01',
+      tx_hash: TX_HASH,
+      reason: 'Paid outside a request',
+    });
+    expect(payout.status, payout.text).toBe(400);
+    expect(payout.body).toMatchObject({ ...nothing, errors: [{ field: 'amount', ...nothing }] });
+
+    expect(await cents(`${p.id}:working`)).toEqual(workingBefore);
+    expect(await cents(`${p.id}:invested`)).toEqual(investedBefore);
+    expect((await p.client.get('/withdrawalrequest/list')).body.withdrawals).toEqual([]);
+    // The code was never used up: two cents pay out one.
+    const two = await p.client.post('/withdrawalrequest/add', { amount: '0.02', otp }, p.from);
+    expect(two.status, two.text).toBe(201);
+    expect(two.body.withdrawal).toMatchObject({ fee: '0.01', net_amount: '0.01' });
+    await expectBooksBalanced(admin);
+  });
+});

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import {
   DEFAULT_SETTINGS,
   SETTING_NAMES,
+  SETTINGS_MESSAGES,
   type SettingRules,
   type Settings,
   type SettingsUpdate,
@@ -9,9 +10,10 @@ import {
   settingsUpdateSchema,
 } from '../../../shared/settings.ts';
 import { TWO_FACTOR } from '../../../shared/two-factor.ts';
+import { withdrawalFeeCents } from '../../../shared/withdrawals.ts';
 import type { Db } from '../../db/database.ts';
 import type { UserTable } from '../../db/schema.ts';
-import { AppError } from '../../http/errors.ts';
+import { AppError, badRequest } from '../../http/errors.ts';
 import { insertAudit } from '../audit/audit.repository.ts';
 import { isTwoFactorOn } from '../two-factor/two-factor.repository.ts';
 import { readSettingRows, writeSetting } from './settings.repository.ts';
@@ -50,6 +52,23 @@ export function rulesOf(rows: { name: string; value: string }[]): SettingRules {
   return settingRules(settingsOf(rows));
 }
 
+/**
+ * The withdrawal minimum and fee are one rule together: a withdrawal of the minimum must pay out at
+ * least a cent after its fee (net amounts rise with the amount, so then every allowed amount does).
+ * Checked on the values after the change, so either one changed alone is held to the other one stored.
+ */
+function refuseNetZeroWithdrawal(after: Settings): void {
+  const rules = settingRules(after);
+  const minimum = rules.withdrawalMinimumCents;
+  if (minimum - withdrawalFeeCents('income', minimum, rules.withdrawalFeeBp) > 0) return;
+  throw badRequest(
+    (['withdrawal_minimum', 'withdrawal_fee_percent'] as const).map((field) => ({
+      field,
+      message: SETTINGS_MESSAGES.withdrawalNetsNothing,
+    })),
+  );
+}
+
 /** Saves the named values and writes the change to the audit log, in one transaction. */
 export async function updateSettings(db: Db, admin: UserTable, input: SettingsUpdate): Promise<Settings> {
   // Nobody can be locked out: requiring two-factor sign-in needs the admin's own first.
@@ -63,6 +82,8 @@ export async function updateSettings(db: Db, admin: UserTable, input: SettingsUp
     );
     for (const [name, value] of changed) await writeSetting(trx, name, JSON.stringify(value), nowIso);
     const after = { ...before, ...Object.fromEntries(changed) } as Settings;
+    if (changed.some(([name]) => name === 'withdrawal_minimum' || name === 'withdrawal_fee_percent'))
+      refuseNetZeroWithdrawal(after);
     if (changed.length) {
       await insertAudit(trx, {
         actorId: admin.id,

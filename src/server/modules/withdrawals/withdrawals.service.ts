@@ -233,7 +233,20 @@ async function checkRules(db: Db, userId: string, ask: WithdrawalAsk, now: Date)
   // The minimum and fee as set now (/admin/settings); in the request's transaction, the ones it keeps.
   const rules = await readRules(db);
   const amountCents = await amountOf(db, userId, ask, now, rules);
+  refuseNetZero(ask.kind, amountCents, rules);
   return { payout, amountCents, rules };
+}
+
+/**
+ * A request whose fee takes all of it is refused as bad input (a stored minimum and fee from before the
+ * settings refused such a pair, or a principal of a cent): nothing is held and no ledger transfer of 0 is tried.
+ */
+function refuseNetZero(kind: WithdrawalKind, amountCents: number, rules: SettingRules): void {
+  const feeCents = withdrawalFeeCents(kind, amountCents, rules.withdrawalFeeBp);
+  if (amountCents - feeCents > 0) return;
+  throw badRequest([
+    { field: kind === 'principal' ? 'topup_id' : 'amount', message: M.netsNothing(formatCents(feeCents)) },
+  ]);
 }
 
 /**
@@ -506,6 +519,7 @@ export async function recordPayout(
       const rules = await readRules(trx);
       if (input.amount < rules.withdrawalMinimumCents)
         throw amountError(M.minimum(formatCents(rules.withdrawalMinimumCents)));
+      refuseNetZero('income', input.amount, rules);
       await ensureWallets(trx, member.id);
       const feeCents = withdrawalFeeCents('income', input.amount, rules.withdrawalFeeBp);
       const now = new Date().toISOString();
