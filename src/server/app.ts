@@ -9,6 +9,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import { registerCsrf } from './http/csrf.ts';
 import { registerErrorHandler } from './http/errors.ts';
 import { registerLiveEvents } from './http/live-events.ts';
+import { isApiRequest } from './http/request-path.ts';
 import { installSerializer } from './http/route.ts';
 import { registerSessionLoader } from './http/session.ts';
 import { registerClient } from './http/static-files.ts';
@@ -210,7 +211,7 @@ export async function buildApp(config: Config): Promise<App> {
   const csrf = registerCsrf(app, csrfSecret, cookies);
   app.addHook('onSend', async (request, reply) => {
     // Member data must never sit in a shared cache or the browser's disk cache.
-    if (request.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
+    if (isApiRequest(request)) reply.header('cache-control', 'no-store');
     if (draining) reply.header('connection', 'close');
   });
 

@@ -158,7 +158,9 @@ export const SETTING_DEFS = {
   admin_two_factor_required: {
     kind: 'boolean',
     group: 'security',
-    default: false,
+    // On unless an admin turns it off: an admin account moves members' money, so a password alone is
+    // not enough; a new admin is held to the set-up screen at first sign-in.
+    default: true,
     label: 'Two-factor sign-in required for admins',
     unit: 'on or off',
     help: 'Every admin must sign in with an authenticator code; turn on your own first.',

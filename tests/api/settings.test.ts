@@ -1,5 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_SETTINGS, SETTINGS_MESSAGES, settingRangeMessage } from '../../src/shared/settings.ts';
+import {
+  DEFAULT_SETTINGS as RULE_DEFAULTS,
+  SETTINGS_MESSAGES,
+  settingRangeMessage,
+} from '../../src/shared/settings.ts';
 import { TRANSFER_MESSAGES } from '../../src/shared/transfers.ts';
 import { type ApiClient, fundedMember, signedInAdminClient, signedInMember } from '../helpers/client.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
@@ -9,6 +13,10 @@ import { adminOn, projectDialect, sharedDatabase } from '../helpers/server-proce
 // value is a 400 that changes nothing; each change is audited with before and after; the money code
 // reads them in the transaction that moves the money, so the next transfer or withdrawal follows the
 // new value, on every server process at once. Runs on SQLite and on PostgreSQL.
+
+// The defaults as a test server starts: the rules' own, but for admin two-factor sign-in, which every
+// test server turns off (tests/helpers/test-settings.ts; its default is proven in two-factor.test.ts).
+const DEFAULT_SETTINGS = { ...RULE_DEFAULTS, admin_two_factor_required: false };
 
 let server: TestServer;
 let admin: ApiClient;

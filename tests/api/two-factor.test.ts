@@ -3,10 +3,11 @@ import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdmin } from '../../src/server/modules/users/admins.service.ts';
 import { AUTH } from '../../src/shared/messages.ts';
-import { SETTINGS_MESSAGES } from '../../src/shared/settings.ts';
+import { DEFAULT_SETTINGS, SETTINGS_MESSAGES } from '../../src/shared/settings.ts';
 import { TWO_FACTOR } from '../../src/shared/two-factor.ts';
 import { ApiClient, registerMember, signedInMember } from '../helpers/client.ts';
 import { ADMIN, startServer, type TestServer } from '../helpers/server.ts';
+import { adminTwoFactorAsDefault, adminTwoFactorOffForTests } from '../helpers/test-settings.ts';
 
 // Two-factor sign-in (issue 14 item 4): set-up with a confirmed code, sign-in by password then
 // POST /auth/otp-code, each code once, one step of clock either way, ten single-use recovery codes,
@@ -448,5 +449,44 @@ describe('the admin setting "require two-factor sign-in for admins"', () => {
     expect((await admin.put('/settings', { admin_two_factor_required: false })).status).toBe(200);
     expect((await root.post('/two-factor/disable', { code: rootTwoFactor.codes[0] })).status).toBe(200);
     expect((await admin.post('/two-factor/disable', { code: own.codes[0] })).status).toBe(200);
+  });
+});
+
+describe('two-factor sign-in for admins by default', () => {
+  it('is required where no admin changed the setting: a new admin must set it up at first sign-in', async () => {
+    expect(DEFAULT_SETTINGS.admin_two_factor_required).toBe(true);
+    // The test servers turn the setting off in one place (tests/helpers/test-settings.ts): back to the
+    // default for this test, as a deployment that never changed it, and off again whatever happens.
+    await adminTwoFactorAsDefault(server.db);
+    try {
+      const fresh = { email: `fresh-${Date.now()}@example.com`, password: 'Fresh-Admin-Pass-2026' };
+      await createAdmin(server.db, { ...fresh, username: `fresh_${Date.now().toString(36)}` });
+      const admin = new ApiClient(server.baseUrl);
+      const signIn = await admin.signIn(fresh, '/auth/adminsignin');
+      expect(Object.keys(signIn.body).sort()).toEqual(['admin', 'expireAt']);
+      expect((await admin.get('/two-factor')).body).toEqual({
+        enabled: false,
+        required: true,
+        recovery_codes_left: 0,
+      });
+      for (const path of ['/users', '/settings', '/audit']) {
+        const res = await admin.get(path);
+        expect(res.status).toBe(403);
+        expect(res.body.message).toBe(TWO_FACTOR.requiredForAdmins);
+      }
+      const own = await enrol(admin);
+      const settings = await admin.get('/settings');
+      expect(settings.status).toBe(200);
+      expect(settings.body.settings.admin_two_factor_required).toBe(true);
+      expect((await admin.get('/audit')).status).toBe(200);
+
+      // From now on this admin signs in with the password and then a code.
+      const challenge = await passwordStep(fresh, '/auth/adminsignin');
+      const res = await challenge.post('/auth/otp-code', { code: await own.app.next() });
+      expect(res.status).toBe(200);
+      expect((await challenge.get('/audit')).status).toBe(200);
+    } finally {
+      await adminTwoFactorOffForTests(server.db);
+    }
   });
 });

@@ -1,9 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import { expect, type Page, test } from '@playwright/test';
 import { E2E_ADMIN, E2E_DATA_DIR } from '../../playwright.config.ts';
+import { createDatabase } from '../../src/server/db/database.ts';
 import { DIALOG } from '../../src/shared/messages.ts';
-import { SETTINGS_MESSAGES } from '../../src/shared/settings.ts';
+import { DEFAULT_SETTINGS, SETTINGS_MESSAGES } from '../../src/shared/settings.ts';
 import { TWO_FACTOR, TWO_FACTOR_TEXT } from '../../src/shared/two-factor.ts';
+import { adminTwoFactorAsDefault, adminTwoFactorOffForTests } from '../helpers/test-settings.ts';
 import { Authenticator } from './authenticator.ts';
 import { csrfHeaders, fillSignIn, nextClientAddress } from './helpers.ts';
 
@@ -144,5 +146,53 @@ test('an admin turns on their own two-factor sign-in, then requires it of every 
     });
     expect(off.status(), await off.text()).toBe(200);
     await Promise.all([cleanup.dispose(), other.close()]);
+  }
+});
+
+/** The run's database, opened for `use` and closed (the run's server keeps it open too, as the CLI does). */
+async function withRunDatabase(use: (db: ReturnType<typeof createDatabase>['db']) => Promise<void>) {
+  const { db } = createDatabase({ dataDir: E2E_DATA_DIR, databaseUrl: undefined, databaseSchema: undefined });
+  try {
+    await use(db);
+  } finally {
+    await db.destroy();
+  }
+}
+
+test('by default a new admin sets up two-factor sign-in at first sign-in, before anything else', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  expect(DEFAULT_SETTINGS.admin_two_factor_required).toBe(true);
+  const fresh = createSecondAdmin();
+  // The run turns the setting off for its admins (tests/e2e/global-setup.ts); here it is as a
+  // deployment that never changed it, and off again whatever happens.
+  await withRunDatabase(adminTwoFactorAsDefault);
+  try {
+    await test.step('the first sign-in shows only the set-up', async () => {
+      await page.goto('/admin-login');
+      await fillSignIn(page, fresh.email, fresh.password);
+      await expect(page.getByText(TWO_FACTOR_TEXT.adminRequiredNotice)).toBeVisible();
+      await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Members' }).click();
+      await expect(page.getByText(TWO_FACTOR_TEXT.adminRequiredNotice)).toBeVisible();
+      await expect(page.getByRole('heading', { name: 'Members' })).toHaveCount(0);
+    });
+
+    await test.step('with two-factor sign-in set up, the admin reaches the members', async () => {
+      await ownCard(page).getByRole('button', { name: TWO_FACTOR_TEXT.start }).click();
+      const secret = (await ownCard(page).getByTestId('two-factor-secret').textContent()) ?? '';
+      const app = new Authenticator(secret);
+      await ownCard(page)
+        .getByLabel(TWO_FACTOR_TEXT.confirmCode)
+        .fill(await app.next(page));
+      await ownCard(page).getByRole('button', { name: TWO_FACTOR_TEXT.confirm }).click();
+      await expect(ownCard(page).getByTestId('recovery-codes').getByRole('listitem')).toHaveCount(10);
+      await ownCard(page).getByRole('button', { name: TWO_FACTOR_TEXT.done }).click();
+      await expect(page.getByText(TWO_FACTOR_TEXT.adminRequiredNotice)).toHaveCount(0);
+      await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Members' }).click();
+      await expect(page.getByRole('heading', { name: 'Members', level: 1 })).toBeVisible();
+    });
+  } finally {
+    await withRunDatabase(adminTwoFactorOffForTests);
   }
 });

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { createDatabase, type Db } from '../../src/server/db/database.ts';
 import { ApiClient } from './client.ts';
 import { adminQuery, TEST_DATABASE_URL } from './postgres.ts';
+import { adminTwoFactorOffForTests } from './test-settings.ts';
 
 // A real server process (src/server/main.ts), for what a server inside the test's own process cannot
 // show: several instances on one database, a process killed with SIGKILL and started again.
@@ -94,11 +95,28 @@ export async function startServerProcess(
       (r) => r.ok,
       () => false,
     );
-    if (ok) return { url, child, output: () => output, stop };
+    if (ok) {
+      await withDatabaseOf(env, dataDir, adminTwoFactorOffForTests);
+      return { url, child, output: () => output, stop };
+    }
     await sleep(250);
   }
   await stop();
   throw new Error(`server process did not start: ${output}`);
+}
+
+/** The instance's database (as `env` and `dataDir` name it, once it has migrated it), opened for `use` and closed. */
+async function withDatabaseOf(env: Record<string, string>, dataDir: string, use: (db: Db) => Promise<void>) {
+  const { db } = createDatabase({
+    databaseUrl: env.DATABASE_URL,
+    databaseSchema: env.DATABASE_SCHEMA,
+    dataDir: env.DATA_DIR ?? dataDir,
+  });
+  try {
+    await use(db);
+  } finally {
+    await db.destroy();
+  }
 }
 
 /** Stops an instance with SIGKILL (a crash: no cleanup of its own) and waits until it has exited. */

@@ -7,6 +7,7 @@ import { type App, buildApp } from '../../src/server/app.ts';
 import { loadConfig } from '../../src/server/config.ts';
 import { createAdmin } from '../../src/server/modules/users/admins.service.ts';
 import { adminQuery, TEST_DATABASE_URL } from './postgres.ts';
+import { adminTwoFactorOffForTests } from './test-settings.ts';
 
 // A real server on a real port with a database of its own: SQLite in a temporary folder, or a fresh
 // PostgreSQL schema, chosen by TEST_DIALECT (the vitest project). Dropped again by stop().
@@ -46,6 +47,7 @@ export async function startServer(
   });
   const built = await buildApp(config);
   await createAdmin(built.db, { ...ADMIN, username: 'root_admin' });
+  await adminTwoFactorOffForTests(built.db);
   await built.app.listen({ port: 0, host: '127.0.0.1' });
   if (ready) await built.warmUp();
   const { port } = built.app.server.address() as AddressInfo;

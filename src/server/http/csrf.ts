@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CSRF_COOKIE, CSRF_HEADER } from '../../shared/constants.ts';
 import { GENERIC } from '../../shared/messages.ts';
 import { AppError } from './errors.ts';
+import { isApiRequest } from './request-path.ts';
 import type { CookieSettings } from './session.ts';
 
 // Signed double-submit (OWASP): the token is a nonce plus an HMAC of the nonce and the session it
@@ -12,8 +13,8 @@ import type { CookieSettings } from './session.ts';
 
 const PRE_SESSION_COOKIE = 'pre_sid';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-/** Signed by the payment provider instead. */
-const EXEMPT_PATHS = new Set(['/api/v1/payments/ipn']);
+/** Routes (as Fastify matched them, whatever the spelling of the path) signed by the payment provider instead. */
+const EXEMPT_ROUTES = new Set(['/api/v1/payments/ipn']);
 
 export type Csrf = {
   /** Sets a fresh token bound to the given session (or to the pre-session when none) and returns it. */
@@ -62,8 +63,8 @@ export function registerCsrf(app: FastifyInstance, secret: string, cookies: Cook
   // Before parsing: a call without a valid token is refused whatever its body (no 400 or 415 first,
   // and no JSON parsing on another site's behalf).
   app.addHook('preParsing', async (request) => {
-    if (SAFE_METHODS.has(request.method) || !request.url.startsWith('/api/')) return;
-    if (EXEMPT_PATHS.has(request.url.split('?')[0] ?? '')) return;
+    if (SAFE_METHODS.has(request.method) || !isApiRequest(request)) return;
+    if (EXEMPT_ROUTES.has(request.routeOptions.url ?? '')) return;
     const header = request.headers[CSRF_HEADER];
     const cookie = request.cookies[CSRF_COOKIE];
     const binding = bindingOf(request.sessionUser?.sessionId, request.cookies[PRE_SESSION_COOKIE]);

@@ -4,6 +4,7 @@ import type { Db } from '../db/database.ts';
 import type { UserTable } from '../db/schema.ts';
 import { resolveSession } from '../modules/auth/auth.service.ts';
 import { forbidden, unauthorized } from './errors.ts';
+import { isApiRequest } from './request-path.ts';
 import type { Access } from './route.ts';
 import { hashToken } from './tokens.ts';
 
@@ -23,7 +24,7 @@ declare module 'fastify' {
 export function registerSessionLoader(app: FastifyInstance, db: Db): void {
   app.decorateRequest('sessionUser', undefined);
   app.addHook('onRequest', async (request) => {
-    if (!request.url.startsWith('/api/')) return;
+    if (!isApiRequest(request)) return;
     const token = request.cookies[SESSION_COOKIE];
     if (!token) return;
     const found = await resolveSession(db, hashToken(token));

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GENERIC } from '../../shared/messages.ts';
+import { isApiRequest } from './request-path.ts';
 
 // The build writes .br and .gz beside every asset; we send those (compressing per request would cost
 // far more CPU than it saves). Hashed assets never change, so browsers keep them for a year;
@@ -92,8 +93,7 @@ export async function registerClient(app: FastifyInstance, clientDir: string): P
     };
     app.get('/*', { schema: { hide: true } }, async (request, reply) => {
       const acceptsHtml = (request.headers.accept ?? '').includes('text/html');
-      if (request.url.startsWith('/api/') || !acceptsHtml)
-        return reply.status(404).send({ message: GENERIC.notFound });
+      if (isApiRequest(request) || !acceptsHtml) return reply.status(404).send({ message: GENERIC.notFound });
       return sendShell(reply);
     });
     // The service worker's precache fetches the shell here (its requests do not ask for text/html).
