@@ -28,6 +28,7 @@ export const AUTH = {
   blocked: 'Your account is blocked. Please contact support.',
   registered: 'Registration successful. You can now sign in.',
   signedOut: 'You have been signed out.',
+  signOutWithPost: 'Sign out with POST and the X-XSRF-TOKEN header; a GET signs nobody out.',
   sessionExpired: 'Your session has expired. Please sign in again.',
   usernameTaken: 'This username is already taken.',
   emailTaken: 'An account with this e-mail already exists.',

@@ -60,10 +60,10 @@ describe('GET /auth/session', () => {
 });
 
 describe('sign-out ends the session on the server', () => {
-  it('GET /auth/signout: 200 {message}, the cookie is cleared, and the old sid value gets 401', async () => {
+  it('POST /auth/signout: 200 {message}, the cookie is cleared, and the old sid value gets 401', async () => {
     const { client } = await signedInMember(server.baseUrl);
     const sid = client.sid;
-    const res = await client.get('/auth/signout');
+    const res = await client.post('/auth/signout');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ message: AUTH.signedOut });
     expect(client.sid).toBeUndefined();
@@ -73,11 +73,11 @@ describe('sign-out ends the session on the server', () => {
     expect(replay.body).toEqual(NOT_SIGNED_IN);
   });
 
-  it('GET /auth/signoutadmin: 200 {message}, and the old admin sid value gets 401', async () => {
+  it('POST /auth/signoutadmin: 200 {message}, and the old admin sid value gets 401', async () => {
     const { client } = await signedInAdmin();
     const sid = client.sid;
     expect((await withSid(sid).get('/auth/session')).status).toBe(200);
-    const res = await client.get('/auth/signoutadmin');
+    const res = await client.post('/auth/signoutadmin');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ message: AUTH.signedOut });
 
@@ -90,13 +90,13 @@ describe('sign-out ends the session on the server', () => {
     const { client, member } = await signedInMember(server.baseUrl);
     const phone = new ApiClient(server.baseUrl);
     await phone.signIn(member);
-    await client.get('/auth/signout');
+    await client.post('/auth/signout');
     expect((await client.get('/auth/session')).status).toBe(401);
     expect((await phone.get('/auth/session')).status).toBe(200);
   });
 
   it('answers a sign-out without a session with 200 too', async () => {
-    const res = await new ApiClient(server.baseUrl).get('/auth/signout');
+    const res = await new ApiClient(server.baseUrl).post('/auth/signout');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ message: AUTH.signedOut });
   });

@@ -4,8 +4,9 @@ import { AUTH, GENERIC } from '../../src/shared/messages.ts';
 import { ApiClient, signedInAdminClient, signedInMember } from '../helpers/client.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 
-// Issue 14: sign-out also answers POST, which needs the CSRF header like every other state change, so
-// another site cannot sign a member out; the app uses it. The GET of the specification stays.
+// Sign-out is a POST, which needs the CSRF header like every other state change, so another site
+// cannot sign a member out (an <img src> or a link to a GET would). The specification's GET signs
+// nobody out: it answers 405 with Allow: POST and changes nothing.
 
 let server: TestServer;
 beforeAll(async () => {
@@ -55,18 +56,33 @@ describe('POST /auth/signout and /auth/signoutadmin', () => {
     }
   });
 
-  it('keeps GET /auth/signout for old clients', async () => {
+  it('signs nobody out on a GET (as an <img> on another site would send): 405 with Allow: POST, the session lives on', async () => {
     const { client } = await signedInMember(server.baseUrl);
-    const sid = client.sid;
-    expect((await client.get('/auth/signout')).status).toBe(200);
-    expect((await replay(sid)).status).toBe(401);
+    const admin = await signedInAdminClient(server.baseUrl);
+    for (const [who, url] of [
+      [client, '/auth/signout'],
+      [admin, '/auth/signoutadmin'],
+    ] as const) {
+      const sid = who.sid;
+      const csrfToken = who.csrfToken;
+      const res = await who.get(url);
+      expect(res.status, url).toBe(405);
+      expect(res.headers.get('allow'), url).toBe('POST');
+      expect(res.body, url).toEqual({ message: AUTH.signOutWithPost, error: 'method_not_allowed' });
+      // No cookie is cleared or replaced, and the session still answers.
+      expect(res.headers.getSetCookie(), url).toEqual([]);
+      expect(who.sid, url).toBe(sid);
+      expect(who.csrfToken, url).toBe(csrfToken);
+      expect((await replay(sid)).status, url).toBe(200);
+    }
   });
 
-  it('publishes both methods in the OpenAPI document', async () => {
+  it('publishes POST as the way to sign out in the OpenAPI document, and the GET as a 405', async () => {
     const doc = (await new ApiClient(server.baseUrl).get('/openapi.json')).body;
     for (const path of ['/api/v1/auth/signout', '/api/v1/auth/signoutadmin']) {
       expect(Object.keys(doc.paths[path]).sort()).toEqual(['get', 'post']);
       expect(doc.paths[path].post.responses).toHaveProperty('403');
+      expect(Object.keys(doc.paths[path].get.responses)).toEqual(['405']);
     }
   });
 });

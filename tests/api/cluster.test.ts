@@ -197,7 +197,7 @@ describe('a session made on one process', () => {
   it('ends on both when the member signs out on the other', async () => {
     const { client } = await signedInMember(one.url);
     const onTwo = sameBrowserOn(two.url, client);
-    const out = await onTwo.get('/auth/signout');
+    const out = await onTwo.post('/auth/signout');
     expect(out.status).toBe(200);
     expect(out.body).toEqual({ message: AUTH.signedOut });
     // The old cookie, replayed on the process that made it.

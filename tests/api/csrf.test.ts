@@ -163,7 +163,7 @@ describe('the token across sign-in and sign-out', () => {
     const c = client();
     await c.signIn(member);
     const sessionToken = c.csrfToken as string;
-    const out = await c.get('/auth/signout');
+    const out = await c.post('/auth/signout');
     expect(out.body).toEqual({ message: AUTH.signedOut });
     const fresh = c.csrfToken as string;
     expect(fresh).not.toBe(sessionToken);

@@ -125,7 +125,7 @@ describe('GET /events', () => {
     const a = await signedInMember(server.baseUrl);
     const cookie = a.client.cookieHeader();
     const stream = await open(a);
-    expect((await a.client.get('/auth/signout')).status).toBe(200);
+    expect((await a.client.post('/auth/signout')).status).toBe(200);
     await stream.ended;
     const again = await openStream(server.baseUrl, cookie);
     expect(again.status).toBe(401);

@@ -166,8 +166,7 @@ export function registerAuthRoutes(app: FastifyInstance, { db, csrf, cookies, bo
   });
 
   for (const url of ['/auth/signout', '/auth/signoutadmin']) {
-    // POST carries the CSRF token, so another site cannot sign a member out; the app uses it. The
-    // specification's GET stays for clients that still call it.
+    // POST carries the CSRF token, so another site cannot sign a member out; the app uses it.
     defineRoute(app, {
       method: 'POST',
       url,
@@ -177,14 +176,20 @@ export function registerAuthRoutes(app: FastifyInstance, { db, csrf, cookies, bo
       responses: { 200: messageSchema, 403: errorBodySchema },
       handler: async ({ request, reply }) => endSession(request, reply),
     });
+    // The specification's GET would let any page sign a member out (an <img> pointing here needs no
+    // token), so it ends nothing: 405 naming the method that does.
     defineRoute(app, {
       method: 'GET',
       url,
-      summary: 'End the current session on the server and clear its cookie (kept for old clients; use POST)',
+      summary: 'Signs nobody out: 405 with Allow: POST (sign out with POST and the CSRF header)',
       tags,
       access: 'public',
-      responses: { 200: messageSchema },
-      handler: async ({ request, reply }) => endSession(request, reply),
+      responses: { 405: errorBodySchema },
+      handler: async ({ reply }) =>
+        reply
+          .status(405)
+          .header('allow', 'POST')
+          .send({ message: AUTH.signOutWithPost, error: 'method_not_allowed' }),
     });
   }
 
