@@ -3,7 +3,7 @@ import { WEB3_DEPOSIT_STATUSES } from './enums.ts';
 import { txHashSchema } from './tx-hash.ts';
 import { amountSchema } from './wallets.ts';
 
-// On-chain deposits (issue 18, RULES.md "Deposits: Web3 deposit", API.md "On-chain deposits"): a member
+// On-chain deposits (RULES.md "Deposits: Web3 deposit", API.md "On-chain deposits"): a member
 // sends USDT (BEP20) on BNB Smart Chain to the platform's deposit address and submits the transaction
 // hash; the server reads the receipt from its own RPC and credits the Active Wallet (`business`) once
 // per (chain, hash) after 12 confirmations. The rules chosen are in docs/rules.md "On-chain deposits".
@@ -56,9 +56,19 @@ export const WEB3_MESSAGES = {
   noTransfer: 'The transaction sends no USDT to the deposit address',
   belowOneCent: 'The amount sent is less than one cent',
   notFoundOnChain: 'The transaction was not found on chain within a day',
-  /** Confirmed, but not sent from the member's saved BEP20 address: an admin checks who sent it. */
-  fromNotSaved:
-    'Sent from an address that is not your saved BEP20 address (or saved less than 24 hours ago): an admin checks it before it is credited',
+  /** Confirmed, but not sent from a wallet the member proved theirs by signing: an admin checks who sent it. */
+  fromNotProven:
+    'Sent from a wallet you have not proven yours by signing: an admin checks it before it is credited',
+  /** An admin approval needs the chain to show the transfer, confirmed, when the chain check runs. */
+  notConfirmedOnChain: (required: number) =>
+    `The chain does not show this transfer with ${required} confirmations: it cannot be approved now`,
+  chainUnreadable: 'The chain could not be read just now: try again in a moment',
+  senderProvenByOther:
+    'The sender’s wallet is proven by another member: assign the deposit to that member first',
+  assigned: 'Deposit assigned to the member',
+  assignSame: 'The deposit is already this member’s',
+  assignFinal: 'A credited deposit is final and cannot be assigned',
+  memberRequired: 'Choose a member to assign the deposit to',
   walletNotConfigured:
     'Wallet connection is not configured on this platform. Send USDT from any wallet and paste the transaction hash below.',
   walletNoDecimals:
@@ -73,6 +83,16 @@ export const WEB3_MESSAGES = {
   proofExpired: 'The message to sign has expired or was used. Ask for a new one.',
   proofTaken: 'This wallet address is proven by another member.',
   signatureInvalid: 'A signature is 0x followed by hexadecimal characters',
+} as const;
+
+/**
+ * One transaction on chain credits once, whatever the path: what the second path answers (409), by
+ * where the (chain, hash) was credited first.
+ */
+export const CHAIN_CREDIT_MESSAGES = {
+  manual: 'This transaction was already credited as a manual deposit',
+  onchain: 'This transaction was already credited as an on-chain deposit',
+  payment: 'This transaction was already credited as a crypto payment',
 } as const;
 
 /** POST /web3/deposits (member). */
@@ -114,6 +134,21 @@ export const web3ApproveSchema = v.object({ amount: depositAmountSchema, reason:
 /** The deposit screen's send-from-a-connected-wallet form (the chain, not this, says what arrived). */
 export const web3SendSchema = v.object({ amount: depositAmountSchema });
 export type Web3Approve = v.InferOutput<typeof web3ApproveSchema>;
+
+/**
+ * POST /web3/deposits/{id}/assign (admin): hands an uncredited deposit to the member who sent it (the
+ * one who proved its sender's wallet, or whom the admin checked), with a reason for the audit log.
+ */
+export const web3AssignSchema = v.object({
+  user_id: v.pipe(
+    v.string(WEB3_MESSAGES.memberRequired),
+    v.trim(),
+    v.nonEmpty(WEB3_MESSAGES.memberRequired),
+    v.maxLength(100, WEB3_MESSAGES.memberRequired),
+  ),
+  reason: reasonSchema,
+});
+export type Web3Assign = v.InferOutput<typeof web3AssignSchema>;
 
 /** POST /web3/deposits/{id}/reject (admin). */
 export const web3RejectSchema = v.object({ reason: reasonSchema });

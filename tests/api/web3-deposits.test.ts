@@ -1,15 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { type Address, parseUnits } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WEB3_MESSAGES } from '../../src/shared/web3.ts';
+import { CHAIN_CREDIT_MESSAGES, WEB3_MESSAGES } from '../../src/shared/web3.ts';
 import { type ApiClient, signedInAdminClient, signedInMember } from '../helpers/client.ts';
 import { type EvmChain, startEvmChain } from '../helpers/evm-chain.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 
-// On-chain deposits (issue 18, RULES.md "Deposits: Web3 deposit"): a real local chain (chain id 56) with
-// a real ERC-20 of 18 decimals; the server reads receipts from it over JSON-RPC and credits `business`
-// once per (chain, hash) after 12 confirmations. A second server with no RPC shows the admin path.
-// Runs on SQLite and on PostgreSQL.
+// On-chain deposits (RULES.md "Deposits: Web3 deposit"): a real local chain (chain id 56) with a real
+// ERC-20 of 18 decimals; the server reads receipts from it over JSON-RPC and credits `business` once per
+// (chain, hash), whatever the path, after 12 confirmations, to the member who proved the sender's wallet.
+// A second server with no RPC shows the admin path. Runs on SQLite and on PostgreSQL.
 
 type Member = Awaited<ReturnType<typeof signedInMember>>;
 
@@ -36,6 +36,7 @@ beforeAll(async () => {
       USDT_CONTRACT: token,
       DEPOSIT_ADDRESS: depositAddress.toUpperCase().replace('0X', '0x'),
       WEB3_POLL_MS: '200',
+      TRUST_PROXY: '127.0.0.1',
     }),
     startServer(),
   ]);
@@ -52,10 +53,45 @@ afterAll(async () => {
 const submit = (member: Member, txHash: string, chainId: unknown = 56, headers?: Record<string, string>) =>
   member.client.post('/web3/deposits', { chain_id: chainId, tx_hash: txHash }, headers);
 
-/** A member whose saved BEP20 address is the chain's deployer, the sender of the test's transfers. */
+let members = 0;
+/** A member of the chain-check server, registered from an address of its own (many members, no limit). */
+const memberOnServer = () => {
+  members += 1;
+  return signedInMember(server.baseUrl, {}, { 'X-Forwarded-For': `10.41.${members >> 8}.${members & 255}` });
+};
+
+/** Proves `address` the member's by signing the server's message with it. */
+async function proveWallet(member: Member, address: Address) {
+  const issued = await member.client.post('/web3/wallets/challenge', { address });
+  expect(issued.status, issued.text).toBe(201);
+  const signature = await chain.signMessage(issued.body.message, address);
+  const proven = await member.client.post('/web3/wallets', { address, signature });
+  expect(proven.status, proven.text).toBe(201);
+}
+
+let spareUsed = 0;
+/** A wallet of its own (one of the chain's spare accounts), holding USDT to send. */
+async function freshWallet(): Promise<Address> {
+  const address = chain.accounts.spare[spareUsed++];
+  if (!address) throw new Error('the local chain has no spare account left');
+  await chain.transfer(token, address, usdt('1000'));
+  return address;
+}
+
+/** A member who proved a wallet of their own by signing; `send` transfers USDT from it. */
 const payer = async () => {
-  const m = await signedInMember(server.baseUrl);
-  const saved = await admin.put(`/users/${m.auth.id}`, { bep20: chain.accounts.deployer });
+  const m = await memberOnServer();
+  const address = await freshWallet();
+  await proveWallet(m, address);
+  const send = (amount: string, to: Address = depositAddress) =>
+    chain.transfer(token, to, usdt(amount), address);
+  return Object.assign(m, { address, send });
+};
+
+/** A member whose saved BEP20 payout address is `address` (set by an admin: usable at once). */
+const savedPayout = async (address: Address) => {
+  const m = await memberOnServer();
+  const saved = await admin.put(`/users/${m.auth.id}`, { bep20: address });
   expect(saved.status, saved.text).toBe(200);
   return m;
 };
@@ -80,14 +116,14 @@ const expectBalanced = async (client: ApiClient) => {
 };
 
 describe('with the chain check (BSC_RPC_URL set)', () => {
-  let member: Member;
+  let member: Awaited<ReturnType<typeof payer>>;
   let other: Member;
   beforeAll(async () => {
     [member, other] = await Promise.all([payer(), payer()]);
   });
 
   it('credits a real transfer once, after 12 confirmations and not before, with the amount from the log', async () => {
-    const hash = await chain.transfer(token, depositAddress, usdt('10.005'));
+    const hash = await member.send('10.005');
     const res = await submit(member, hash.toUpperCase().replace('0X', '0x'));
     expect(res.status, res.text).toBe(201);
     expect(res.body).toEqual({
@@ -101,7 +137,7 @@ describe('with the chain check (BSC_RPC_URL set)', () => {
         status: 'confirming',
         confirmations: 1,
         created_at: expect.any(String),
-        from_address: chain.accounts.deployer.toLowerCase(),
+        from_address: member.address.toLowerCase(),
       }),
     });
     const { id } = res.body.deposit;
@@ -147,7 +183,7 @@ describe('with the chain check (BSC_RPC_URL set)', () => {
 
   it('is credited by the background check with nobody reading it', async () => {
     const someone = await payer();
-    const hash = await chain.transfer(token, depositAddress, usdt('3.5'));
+    const hash = await someone.send('3.5');
     const res = await submit(someone, hash);
     expect(res.status, res.text).toBe(201);
     expect(res.body.deposit.status).toBe('confirming');
@@ -163,7 +199,7 @@ describe('with the chain check (BSC_RPC_URL set)', () => {
 
   it('credits one of many concurrent submits of the same hash', async () => {
     const someone = await payer();
-    const hash = await chain.transfer(token, depositAddress, usdt('7.25'));
+    const hash = await someone.send('7.25');
     await chain.mine(12);
     const answers = await Promise.all(Array.from({ length: 6 }, () => submit(someone, hash)));
     expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 200, 200, 200, 201]);
@@ -172,33 +208,34 @@ describe('with the chain check (BSC_RPC_URL set)', () => {
     expect(await businessOf(someone)).toBe('7.25');
   });
 
-  it('lets one of two members submitting one hash at once have it, the other gets a 409', async () => {
+  it('gives one hash submitted by two members at once to the one who proved its sender, once', async () => {
     const [a, b] = await Promise.all([payer(), payer()]);
-    const hash = await chain.transfer(token, depositAddress, usdt('2'));
+    const hash = await a.send('2');
     await chain.mine(12);
     const answers = await Promise.all([submit(a, hash), submit(b, hash)]);
-    expect(answers.map((x) => x.status).sort()).toEqual([201, 409]);
+    // b first and a taking it over, or a first and b refused: a has it either way.
+    expect(answers[0]?.status).toBe(201);
+    expect([201, 409]).toContain(answers[1]?.status);
     expect(await creditsOf(server, hash)).toHaveLength(1);
-    const balances = [await businessOf(a), await businessOf(b)].sort();
-    expect(balances).toEqual(['0.00', '2.00']);
+    expect([await businessOf(a), await businessOf(b)]).toEqual(['2.00', '0.00']);
   });
 
-  it('waits for an admin when the transfer did not come from the member’s saved address', async () => {
-    // Anyone can read a transfer's hash on chain and paste it: without the sender's address saved as
+  it('waits for an admin when the transfer did not come from a wallet the member proved', async () => {
+    // Anyone can read a transfer's hash on chain and paste it: without the sender's wallet proven as
     // theirs, a member's confirmed deposit is not credited by itself.
-    const stranger = await signedInMember(server.baseUrl);
+    const stranger = await memberOnServer();
     const hash = await chain.transfer(token, depositAddress, usdt('5'));
     await chain.mine(12);
     const res = await submit(stranger, hash);
     expect(res.status, res.text).toBe(201);
     expect(res.body.deposit).toMatchObject({ status: 'awaiting_admin', amount: '5.00' });
     const one = await stranger.client.get(`/web3/deposits/${res.body.deposit.id}`);
-    expect(one.body.deposit).toMatchObject({ status: 'awaiting_admin', reason: WEB3_MESSAGES.fromNotSaved });
+    expect(one.body.deposit).toMatchObject({ status: 'awaiting_admin', reason: WEB3_MESSAGES.fromNotProven });
     expect(await creditsOf(server, hash)).toHaveLength(0);
     expect(await businessOf(stranger)).toBe('0.00');
-    // The member with that address saved is too late: the hash is taken, and an admin decides.
-    const owner = await payer();
-    expect((await submit(owner, hash)).status).toBe(409);
+    // A member who only saved that address as their payout address proves nothing: an admin decides.
+    const saver = await savedPayout(chain.accounts.deployer);
+    expect((await submit(saver, hash)).status).toBe(409);
     const wrong = await admin.post(`/web3/deposits/${res.body.deposit.id}/approve`, { amount: '50' });
     expect(wrong.status).toBe(409);
     expect(wrong.body.message).toBe(WEB3_MESSAGES.amountMismatch('5.00'));
@@ -209,25 +246,25 @@ describe('with the chain check (BSC_RPC_URL set)', () => {
     expect(await businessOf(stranger)).toBe('5.00');
   });
 
-  it('waits for an admin when the member saved the sender’s address too recently to use it', async () => {
-    const late = await payer();
-    // As if the member had saved it themselves an hour ago: usable for withdrawals in 23 hours.
-    await server.db
-      .updateTable('payout_address_changes')
-      .set({ changed_by_role: 'member', usable_from: new Date(Date.now() + 23 * 3600_000).toISOString() })
-      .where('user_id', '=', late.auth.id)
-      .where('network', '=', 'bep20')
-      .execute();
-    const hash = await chain.transfer(token, depositAddress, usdt('6'));
+  it('never credits by itself a transfer from a saved payout address: where we pay is no proof', async () => {
+    // The attack: a member saves another's wallet as their own payout address (an admin's save is
+    // usable at once, a member's after 24 hours) and pastes that wallet's transfer first.
+    const victimWallet = await freshWallet();
+    const thief = await savedPayout(victimWallet);
+    const hash = await chain.transfer(token, depositAddress, usdt('6'), victimWallet);
     await chain.mine(12);
-    const res = await submit(late, hash);
-    expect(res.body.deposit).toMatchObject({ status: 'awaiting_admin', amount: '6.00' });
+    const res = await submit(thief, hash);
+    expect(res.body.deposit).toMatchObject({
+      status: 'awaiting_admin',
+      amount: '6.00',
+      reason: WEB3_MESSAGES.fromNotProven,
+    });
     expect(await creditsOf(server, hash)).toHaveLength(0);
-    expect(await businessOf(late)).toBe('0.00');
+    expect(await businessOf(thief)).toBe('0.00');
   });
 
   it('rejects a transfer to another address, of another token, or a reverted one, and credits nothing', async () => {
-    const someone = await signedInMember(server.baseUrl);
+    const someone = await memberOnServer();
     const elsewhere = await chain.transfer(token, randomAddress(), usdt('5'));
     const fake = await chain.transfer(otherToken, depositAddress, usdt('5'));
     // The second account holds no tokens: its transfer reverts.
@@ -250,7 +287,7 @@ describe('with the chain check (BSC_RPC_URL set)', () => {
   });
 
   it('keeps a hash the chain does not know pending, and credits nothing', async () => {
-    const someone = await signedInMember(server.baseUrl);
+    const someone = await memberOnServer();
     const res = await submit(someone, randomHash());
     expect(res.status).toBe(201);
     expect(res.body.deposit).toMatchObject({ status: 'pending', confirmations: 0, amount: null });
@@ -260,7 +297,7 @@ describe('with the chain check (BSC_RPC_URL set)', () => {
   });
 
   it('refuses a malformed hash and another chain, and changes nothing', async () => {
-    const someone = await signedInMember(server.baseUrl);
+    const someone = await memberOnServer();
     for (const bad of ['', '0x123', `0x${'g'.repeat(64)}`, `${'a'.repeat(64)}`]) {
       const res = await submit(someone, bad);
       expect(res.status, bad).toBe(400);
@@ -320,7 +357,7 @@ describe('with the chain check (BSC_RPC_URL set)', () => {
   });
 
   it('sends a confirming deposit back to pending when a reorganisation drops it, crediting nothing', async () => {
-    const someone = await signedInMember(server.baseUrl);
+    const someone = await memberOnServer();
     const snapshot = await chain.snapshot();
     const hash = await chain.transfer(token, depositAddress, usdt('4'));
     await chain.mine(5);
@@ -330,8 +367,225 @@ describe('with the chain check (BSC_RPC_URL set)', () => {
     await chain.mine(15);
     const after = await someone.client.get(`/web3/deposits/${res.body.deposit.id}`);
     expect(after.body.deposit).toMatchObject({ status: 'pending', confirmations: 0 });
+    // Staff cannot credit what left the chain: an approval needs the chain to show it, confirmed.
+    const approve = await admin.post(`/web3/deposits/${res.body.deposit.id}/approve`, { amount: '4' });
+    expect(approve.status).toBe(409);
+    expect(approve.body.message).toBe(WEB3_MESSAGES.notConfirmedOnChain(12));
     expect(await creditsOf(server, hash)).toHaveLength(0);
     expect(await businessOf(someone)).toBe('0.00');
+    await expectBalanced(admin);
+  });
+
+  it('lets staff approve only once the chain shows the transfer with 12 confirmations', async () => {
+    const someone = await memberOnServer();
+    const hash = await chain.transfer(token, depositAddress, usdt('1.5'));
+    await chain.mine(3);
+    const res = await submit(someone, hash);
+    expect(res.body.deposit).toMatchObject({ status: 'confirming', confirmations: 4 });
+    // Not approvable while confirming, nor with a hash the chain does not know.
+    expect(
+      (await admin.post(`/web3/deposits/${res.body.deposit.id}/approve`, { amount: '1.5' })).status,
+    ).toBe(409);
+    const unknown = await submit(someone, randomHash());
+    const early = await admin.post(`/web3/deposits/${unknown.body.deposit.id}/approve`, { amount: '1' });
+    expect(early.status).toBe(409);
+    expect(early.body.message).toBe(WEB3_MESSAGES.notConfirmedOnChain(12));
+    expect(await businessOf(someone)).toBe('0.00');
+    await chain.mine(8);
+    await expect
+      .poll(
+        async () => (await someone.client.get(`/web3/deposits/${res.body.deposit.id}`)).body.deposit.status,
+      )
+      .toBe('awaiting_admin');
+    const ok = await admin.post(`/web3/deposits/${res.body.deposit.id}/approve`, { amount: '1.5' });
+    expect(ok.status, ok.text).toBe(200);
+    expect(await businessOf(someone)).toBe('1.50');
+  });
+});
+
+describe('money reaches only the member who sent it', () => {
+  it('lets the prover of the sender take over a deposit another member submitted first', async () => {
+    const owner = await payer();
+    // The attack: a member saves the owner's wallet as their payout address and pastes its hash first.
+    const thief = await savedPayout(owner.address);
+    const hash = await owner.send('50');
+    await chain.mine(12);
+    const first = await submit(thief, hash);
+    expect(first.status, first.text).toBe(201);
+    expect(first.body.deposit).toMatchObject({ status: 'awaiting_admin', amount: '50.00' });
+    // Staff cannot hand it to the thief either: its sender is another member's proven wallet.
+    const approve = await admin.post(`/web3/deposits/${first.body.deposit.id}/approve`, { amount: '50' });
+    expect(approve.status).toBe(409);
+    expect(approve.body.message).toBe(WEB3_MESSAGES.senderProvenByOther);
+    expect(await businessOf(thief)).toBe('0.00');
+
+    const mine = await submit(owner, hash);
+    expect(mine.status, mine.text).toBe(201);
+    expect(mine.body.deposit).toMatchObject({
+      id: first.body.deposit.id,
+      status: 'credited',
+      amount: '50.00',
+      user_id: owner.auth.id,
+    });
+    expect(await businessOf(owner)).toBe('50.00');
+    expect(await businessOf(thief)).toBe('0.00');
+    expect((await thief.client.get('/web3/deposits')).body.deposits).toEqual([]);
+    expect((await thief.client.get(`/web3/deposits/${first.body.deposit.id}`)).status).toBe(404);
+    // Credited is final: nobody takes it again.
+    const again = await submit(thief, hash);
+    expect(again.status).toBe(409);
+    expect(again.body.message).toBe(WEB3_MESSAGES.hashTaken);
+    expect(await creditsOf(server, hash)).toHaveLength(1);
+    await expectBalanced(admin);
+  });
+
+  it('lets a rejection not burn the hash for the prover of its sender', async () => {
+    const senderWallet = await freshWallet();
+    const stranger = await memberOnServer();
+    const hash = await chain.transfer(token, depositAddress, usdt('8'), senderWallet);
+    await chain.mine(12);
+    const first = await submit(stranger, hash);
+    expect(first.body.deposit.status).toBe('awaiting_admin');
+    const rejected = await admin.post(`/web3/deposits/${first.body.deposit.id}/reject`, {
+      reason: 'Not your wallet',
+    });
+    expect(rejected.status).toBe(200);
+    // The wallet's owner proves it later and submits the hash: checked again, credited to them.
+    const owner = await memberOnServer();
+    await proveWallet(owner, senderWallet);
+    const res = await submit(owner, hash);
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.deposit).toMatchObject({ status: 'credited', amount: '8.00', user_id: owner.auth.id });
+    expect(await businessOf(owner)).toBe('8.00');
+    expect(await businessOf(stranger)).toBe('0.00');
+  });
+
+  it('checks again a deposit rejected as not seen on chain within a day, whoever sends it again', async () => {
+    const sender = await payer();
+    const hash = await sender.send('9');
+    await chain.mine(12);
+    const early = await memberOnServer();
+    const res = await submit(early, hash);
+    const { id } = res.body.deposit;
+    // As if the RPC had not shown it for a day (a lagging node): rejected as not found.
+    await server.db
+      .updateTable('web3_deposits')
+      .set({
+        status: 'rejected',
+        reason: WEB3_MESSAGES.notFoundOnChain,
+        amount_cents: null,
+        from_address: null,
+        confirmations: 0,
+      })
+      .where('id', '=', id)
+      .execute();
+    // Its submitter sending it again has it read again (here: waiting for an admin, not their wallet).
+    const again = await submit(early, hash);
+    expect(again.status, again.text).toBe(201);
+    expect(again.body.deposit).toMatchObject({ id, status: 'awaiting_admin', amount: '9.00' });
+    // The prover of the sender takes it over and is credited.
+    const mine = await submit(sender, hash);
+    expect(mine.status, mine.text).toBe(201);
+    expect(mine.body.deposit).toMatchObject({ id, status: 'credited', user_id: sender.auth.id });
+    expect(await businessOf(sender)).toBe('9.00');
+    expect(await businessOf(early)).toBe('0.00');
+  });
+
+  it('lets an admin assign an uncredited deposit to a named member, audited with a reason', async () => {
+    const stranger = await memberOnServer();
+    const rightful = await memberOnServer();
+    const hash = await chain.transfer(token, depositAddress, usdt('12'));
+    await chain.mine(12);
+    const { id } = (await submit(stranger, hash)).body.deposit;
+    const path = `/web3/deposits/${id}/assign`;
+    expect((await admin.post(path, { user_id: rightful.auth.id })).status).toBe(400);
+    expect((await admin.post(path, { user_id: 'nobody', reason: 'Checked the sender' })).status).toBe(400);
+    expect((await stranger.client.post(path, { user_id: stranger.auth.id, reason: 'Mine' })).status).toBe(
+      403,
+    );
+    const assigned = await admin.post(path, {
+      user_id: rightful.auth.id,
+      reason: 'Sender confirmed by support',
+    });
+    expect(assigned.status, assigned.text).toBe(200);
+    expect(assigned.body).toMatchObject({
+      message: WEB3_MESSAGES.assigned,
+      deposit: { id, user_id: rightful.auth.id, status: 'awaiting_admin', amount: '12.00' },
+    });
+    expect((await stranger.client.get(`/web3/deposits/${id}`)).status).toBe(404);
+    const approved = await admin.post(`/web3/deposits/${id}/approve`, { amount: '12' });
+    expect(approved.status, approved.text).toBe(200);
+    expect(await businessOf(rightful)).toBe('12.00');
+    expect(await businessOf(stranger)).toBe('0.00');
+    const final = await admin.post(path, { user_id: stranger.auth.id, reason: 'Changed my mind' });
+    expect(final.status).toBe(409);
+    expect(final.body.message).toBe(WEB3_MESSAGES.assignFinal);
+    const audit = await server.db
+      .selectFrom('audit_log')
+      .select(['action', 'reason'])
+      .where('target_id', '=', id)
+      .orderBy('created_at')
+      .execute();
+    expect(audit.map((a) => a.action)).toEqual(['web3_deposit.assign', 'web3_deposit.approve']);
+    expect(audit[0]?.reason).toBe('Sender confirmed by support');
+  });
+});
+
+describe('one transaction on chain credits once, whatever the path', () => {
+  const manualAdd = (m: Member, txHash: string, amount: string) =>
+    m.client.post('/deposite/add', { amount, tx_hash: txHash });
+  const manualApprove = (d: { id: string; amount: string; user_id: string }) =>
+    admin.put(`/deposite/${d.id}`, { status: 'approved', amount: d.amount, user_id: d.user_id });
+
+  it('refuses the on-chain deposit of a hash approved as a manual deposit', async () => {
+    const m = await payer();
+    const hash = await m.send('50');
+    await chain.mine(12);
+    const manual = await manualAdd(m, hash, '50');
+    expect(manual.status, manual.text).toBe(201);
+    expect((await manualApprove(manual.body.deposit)).status).toBe(200);
+    expect(await businessOf(m)).toBe('50.00');
+    const res = await submit(m, hash);
+    expect(res.status).toBe(409);
+    expect(res.body.message).toBe(CHAIN_CREDIT_MESSAGES.manual);
+    expect(await businessOf(m)).toBe('50.00');
+    await expectBalanced(admin);
+  });
+
+  it('rejects a confirming on-chain deposit once its hash is approved as a manual deposit', async () => {
+    const m = await payer();
+    const hash = await m.send('20');
+    const sent = await submit(m, hash);
+    expect(sent.body.deposit.status).toBe('confirming');
+    const manual = await manualAdd(m, hash, '20');
+    expect((await manualApprove(manual.body.deposit)).status).toBe(200);
+    await chain.mine(12);
+    const after = await m.client.get(`/web3/deposits/${sent.body.deposit.id}`);
+    expect(after.body.deposit).toMatchObject({ status: 'rejected', reason: CHAIN_CREDIT_MESSAGES.manual });
+    expect(await creditsOf(server, hash)).toHaveLength(0);
+    expect(await businessOf(m)).toBe('20.00');
+  });
+
+  it('refuses to approve a manual deposit of a hash credited on chain', async () => {
+    const m = await payer();
+    const hash = await m.send('50');
+    // Sent as a manual deposit first, still pending when the on-chain deposit is credited.
+    const manual = await manualAdd(m, hash, '50');
+    expect(manual.status, manual.text).toBe(201);
+    await chain.mine(12);
+    expect((await submit(m, hash)).body.deposit.status).toBe('credited');
+    expect(await businessOf(m)).toBe('50.00');
+    const approve = await manualApprove(manual.body.deposit);
+    expect(approve.status).toBe(409);
+    expect(approve.body.message).toBe(CHAIN_CREDIT_MESSAGES.onchain);
+    expect((await m.client.get(`/deposite/by/${manual.body.deposit.id}`)).body.deposit.status).toBe(
+      'pending',
+    );
+    // Sending it as a manual deposit again is refused at once, saying where it was credited.
+    const dup = await manualAdd(m, hash.toUpperCase().replace('0X', '0x'), '50');
+    expect(dup.status).toBe(409);
+    expect(dup.body.message).toBe(CHAIN_CREDIT_MESSAGES.onchain);
+    expect(await businessOf(m)).toBe('50.00');
     await expectBalanced(admin);
   });
 });

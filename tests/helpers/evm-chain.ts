@@ -84,7 +84,7 @@ export async function startEvmChain() {
       '--chain.chainId',
       '56',
       '--wallet.totalAccounts',
-      '4',
+      '16',
       '--logging.quiet',
     ],
     { stdio: ['ignore', 'ignore', 'pipe'] },
@@ -110,7 +110,7 @@ export async function startEvmChain() {
     await new Promise((r) => setTimeout(r, 200));
   }
   const accounts = (await publicClient.request({ method: 'eth_accounts' } as never)) as Address[];
-  const [deployer = '0x', other = '0x', wallet = '0x'] = accounts;
+  const [deployer = '0x', other = '0x', wallet = '0x', ...spare] = accounts;
   // Ganache's unlocked accounts sign; eth_sendTransaction directly (viem's wallet client asks for
   // wallet_sendTransaction first, which ganache does not know). A fixed gas limit: with estimation, a
   // transfer that will revert would be refused before it is sent.
@@ -126,8 +126,11 @@ export async function startEvmChain() {
 
   return {
     rpcUrl,
-    /** Unlocked and funded with gas; `wallet` is left for tests that prove an address by signing. */
-    accounts: { deployer, other, wallet },
+    /**
+     * Unlocked and funded with gas; `wallet` is left for tests that prove an address by signing, and
+     * `spare` (13 more) for tests that need a wallet of its own per member.
+     */
+    accounts: { deployer, other, wallet, spare },
     publicClient,
     /** Deploys a TestToken whose whole supply the deployer holds; answers its address. */
     async deployToken(symbol = 'USDT', decimals = 18): Promise<Address> {

@@ -30,6 +30,7 @@ import * as web3Wallets from './migrations/0027-web3-wallets.ts';
 import * as newsAndQrLinks from './migrations/0028-news-and-qr-links.ts';
 import * as investmentCap from './migrations/0029-investment-cap.ts';
 import * as reportIndexes from './migrations/0030-report-indexes.ts';
+import * as chainCredits from './migrations/0031-chain-credits.ts';
 
 // Migrations are listed here, in order, rather than read from disk, so they run the same from any working directory.
 const migrations: Record<string, Migration> = {
@@ -63,6 +64,7 @@ const migrations: Record<string, Migration> = {
   '0028-news-and-qr-links': newsAndQrLinks,
   '0029-investment-cap': investmentCap,
   '0030-report-indexes': reportIndexes,
+  '0031-chain-credits': chainCredits,
 };
 
 /**

@@ -648,6 +648,18 @@ export type Web3WalletTable = {
   proven_at: string;
 };
 
+/** A (chain, hash) credited by one of the deposit paths; the primary key makes it once, whatever the path. */
+export type ChainCreditTable = {
+  chain_id: number;
+  /** Lower case. */
+  tx_hash: string;
+  source: 'manual' | 'onchain' | 'payment';
+  source_id: string;
+  /** Set in the claiming transaction once the credit is posted. */
+  ledger_transfer_id: string | null;
+  created_at: string;
+};
+
 export type Database = {
   users: UserTable;
   sessions: SessionTable;
@@ -699,6 +711,7 @@ export type Database = {
   web3_deposits: Web3DepositTable;
   web3_wallet_challenges: Web3WalletChallengeTable;
   web3_wallets: Web3WalletTable;
+  chain_credits: ChainCreditTable;
   news: NewsTable;
   qr_links: QrLinkTable;
 };

@@ -436,6 +436,7 @@ export const deposits: Domain<DepositOp, DepositsState> = {
         return faulty(world, plan, () =>
           approveDeposit(
             world.db,
+            web3,
             admin,
             d?.id ?? UNKNOWN_ID,
             v.parse(web3ApproveSchema, {

@@ -8,6 +8,7 @@ import {
 } from '../../../shared/deposits.ts';
 import { formatCents } from '../../../shared/money.ts';
 import { NOTIFICATION_LINKS } from '../../../shared/notifications.ts';
+import { CHAIN_CREDIT_MESSAGES } from '../../../shared/web3.ts';
 import type { Db } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { newId } from '../../db/ids.ts';
@@ -20,6 +21,11 @@ import { notifyMembers } from '../notifications/notifications.service.ts';
 import { findUpload } from '../uploads/uploads.repository.ts';
 import { UPLOADS_URL_PREFIX } from '../uploads/uploads.service.ts';
 import { ensureWallets, PLATFORM, postTransfer, walletAccountId } from '../wallets/ledger.service.ts';
+import {
+  claimChainCredit,
+  findChainCredit,
+  setChainCreditTransfer,
+} from '../web3/chain-credits.repository.ts';
 import {
   type DepositRow,
   decide,
@@ -36,6 +42,11 @@ import {
 
 const HOUR_MS = 60 * 60 * 1000;
 export const DEPOSIT_KIND = 'deposit';
+/** Manual deposits are USDT on BNB Smart Chain (BEP20): their hashes share its (chain, hash) credits. */
+export const MANUAL_DEPOSIT_CHAIN_ID = 56;
+
+const creditedElsewhere = (source: keyof typeof CHAIN_CREDIT_MESSAGES) =>
+  conflict(CHAIN_CREDIT_MESSAGES[source], [{ field: 'tx_hash', message: CHAIN_CREDIT_MESSAGES[source] }]);
 
 export function toDeposit(row: DepositRow): ManualDeposit {
   return {
@@ -81,6 +92,10 @@ export async function addDeposit(
 ): Promise<Outcome> {
   if (isAdmin(asker)) throw forbidden();
   const memberId = asker.user.id;
+  // A hash already credited (by any path) is refused now rather than at the admin's approval; the
+  // claim in the approving transaction is the judge.
+  const credited = await findChainCredit(db, MANUAL_DEPOSIT_CHAIN_ID, input.tx_hash);
+  if (credited) throw creditedElsewhere(credited.source);
   return runOnce(db, memberId, idempotencyKey, { route: 'manual-deposit', input }, async (trx) => {
     if (input.image !== undefined) {
       const upload = await findUpload(trx, input.image);
@@ -169,6 +184,16 @@ export async function decideDeposit(
       if (!won) throw conflict(DEPOSIT_MESSAGES.notPending);
       const amount = formatCents(amountCents);
       if (approve) {
+        // One (chain, hash) credits once, whatever the path: a hash an on-chain deposit (or a payment)
+        // credited is refused, and this whole decision rolls back.
+        const claim = await claimChainCredit(trx, {
+          chainId: MANUAL_DEPOSIT_CHAIN_ID,
+          txHash: row.tx_hash,
+          source: 'manual',
+          sourceId: id,
+          at: decidedAt,
+        });
+        if (claim) throw creditedElsewhere(claim.source);
         await ensureWallets(trx, row.user_id);
         const transfer = await postTransfer(trx, {
           debitAccountId: PLATFORM.deposits,
@@ -181,6 +206,7 @@ export async function decideDeposit(
           createdAt: decidedAt,
         });
         await setLedgerTransfer(trx, id, transfer.id);
+        await setChainCreditTransfer(trx, MANUAL_DEPOSIT_CHAIN_ID, row.tx_hash, transfer.id);
       }
       const title = approve ? DEPOSIT_MESSAGES.approvedTitle : DEPOSIT_MESSAGES.rejectedTitle;
       const text = approve

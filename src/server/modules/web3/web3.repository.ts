@@ -63,18 +63,58 @@ export async function listOpen(db: Db, limit: number): Promise<{ id: string }[]>
     .execute();
 }
 
-/** Changes a deposit that is still in one of `from`; false when another change got there first. */
+/**
+ * Changes a deposit that is still in one of `from` (and, given `holder`, still that member's); false
+ * when another change got there first. The holder guard keeps a check that read the row before a
+ * takeover or an admin's assignment from crediting the member who held it then.
+ */
 export async function moveFrom(
   db: Db,
   id: string,
   from: Web3Status[],
   change: Partial<Omit<Web3DepositTable, 'id' | 'user_id' | 'chain_id' | 'tx_hash' | 'created_at'>>,
+  holder?: string,
 ): Promise<boolean> {
-  const result = await db
+  let update = db
     .updateTable('web3_deposits')
     .set({ ...change, updated_at: new Date().toISOString() })
     .where('id', '=', id)
-    .where('status', 'in', from)
+    .where('status', 'in', from);
+  if (holder !== undefined) update = update.where('user_id', '=', holder);
+  const result = await update.executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/**
+ * Hands an uncredited deposit from `holder` to `to` and opens it again (`status`: pending to be read
+ * from the chain, or awaiting_admin without the chain check); false when it changed meanwhile. Its
+ * created_at restarts too: the day the chain has to show it runs from this submit.
+ */
+export async function reopen(
+  db: Db,
+  id: string,
+  holder: string,
+  to: { userId: string; status: 'pending' | 'awaiting_admin' | 'keep'; at: string },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('web3_deposits')
+    .set({
+      user_id: to.userId,
+      ...(to.status === 'keep'
+        ? {}
+        : {
+            status: to.status,
+            reason: null,
+            confirmations: 0,
+            reviewed_by: null,
+            reviewed_at: null,
+            created_at: to.at,
+          }),
+      updated_at: to.at,
+    })
+    .where('id', '=', id)
+    .where('user_id', '=', holder)
+    .where('status', 'in', ['pending', 'confirming', 'awaiting_admin', 'rejected'])
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { errorBodySchema } from '../../../shared/errors.ts';
 import {
   web3ApproveSchema,
+  web3AssignSchema,
   web3ConfigSchema,
   web3DepositDetailSchema,
   web3DepositIdParamsSchema,
@@ -25,6 +26,7 @@ import { issueChallenge, myWallets, proveWallet } from './wallet-proof.ts';
 import {
   adminSettings,
   approveDeposit,
+  assignDeposit,
   depositById,
   depositList,
   publicConfig,
@@ -59,7 +61,7 @@ export function registerWeb3Routes(app: FastifyInstance, { db, web3 }: { db: Db;
     method: 'POST',
     url: '/web3/deposits',
     summary:
-      'A member submits the hash of a USDT transfer on BNB Smart Chain (chain_id 56 only). The server reads the receipt from its RPC: credited to the Active Wallet after 12 confirmations, once per hash; with no RPC configured it waits for an admin (awaiting_admin). 201 for a new deposit, 200 with your existing one when you send the same hash again, 409 when another member sent it; accepts an Idempotency-Key header',
+      'A member submits the hash of a USDT transfer on BNB Smart Chain (chain_id 56 only). The server reads the receipt from its RPC: credited to the Active Wallet after 12 confirmations when sent from a wallet the member proved by signing (else it waits for an admin), once per hash whatever the path; with no RPC configured it waits for an admin (awaiting_admin). 201 for a new deposit (or one taken over: the prover of the sender takes an uncredited deposit another member submitted; a deposit not seen on chain within a day is checked again), 200 with your existing one when you send the same hash again, 409 when another member holds it or another path credited it; accepts an Idempotency-Key header',
     tags: ['web3'],
     access: 'member',
     body: web3DepositRequestSchema,
@@ -108,16 +110,29 @@ export function registerWeb3Routes(app: FastifyInstance, { db, web3 }: { db: Db;
     method: 'POST',
     url: '/web3/deposits/:id/approve',
     summary:
-      'Credits a deposit the chain check cannot see (awaiting_admin, or pending) with the amount the admin checked on chain, once; a decided one is a 409 (admin, audited); accepts an Idempotency-Key header',
+      'Credits a deposit waiting for an admin (awaiting_admin, or pending), once. With the chain check it must show the transfer with 12 confirmations now and the amount is the chain’s (else a 409); without it the amount the admin checked on chain. A decided one, one whose sender another member proved, or a hash credited by another path is a 409 (admin, audited); accepts an Idempotency-Key header',
     tags: ['web3', 'admin'],
     access: 'admin',
     params: web3DepositIdParamsSchema,
     body: web3ApproveSchema,
     responses: { 200: web3DepositResultSchema, ...errors },
     handler: async ({ params, body, user, request, reply }) => {
-      const outcome = await approveDeposit(db, user, params.id, body, idempotencyKeyOf(request));
+      const outcome = await approveDeposit(db, web3, user, params.id, body, idempotencyKeyOf(request));
       return reply.status(outcome.statusCode).send(outcome.body);
     },
+  });
+
+  defineRoute(app, {
+    method: 'POST',
+    url: '/web3/deposits/:id/assign',
+    summary:
+      'Hands an uncredited deposit to the named member who sent it, with a reason (admin, audited). With the chain check it is read again for them at once (credited if they proved the sender’s wallet); a credited one is a 409',
+    tags: ['web3', 'admin'],
+    access: 'admin',
+    params: web3DepositIdParamsSchema,
+    body: web3AssignSchema,
+    responses: { 200: web3DepositResultSchema, ...errors },
+    handler: async ({ params, body, user }) => assignDeposit(db, web3, user, params.id, body),
   });
 
   defineRoute(app, {

@@ -1,12 +1,14 @@
 import { formatCents } from '../../../shared/money.ts';
 import { NOTIFICATION_LINKS } from '../../../shared/notifications.ts';
 import {
+  CHAIN_CREDIT_MESSAGES,
   WEB3_CHAIN_ID,
   WEB3_CHAIN_NAME,
   WEB3_MESSAGES,
   WEB3_REQUIRED_CONFIRMATIONS,
   WEB3_TOKEN_SYMBOL,
   type Web3Approve,
+  type Web3Assign,
   type Web3Deposit,
   type Web3DepositListQuery,
   type Web3DepositRequest,
@@ -17,14 +19,19 @@ import {
 import type { Web3Config } from '../../config.ts';
 import type { Db } from '../../db/database.ts';
 import { newId } from '../../db/ids.ts';
-import { conflict, forbidden, notFound } from '../../http/errors.ts';
+import { badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
 import type { SessionUser } from '../../http/session.ts';
 import { insertAudit } from '../audit/audit.repository.ts';
 import { type Outcome, runOnce } from '../idempotency/idempotency.service.ts';
 import { notifyMembers } from '../notifications/notifications.service.ts';
 import { findUserById } from '../users/users.repository.ts';
 import { ensureWallets, PLATFORM, postTransfer, walletAccountId } from '../wallets/ledger.service.ts';
-import { addressUsableFrom } from '../withdrawals/withdrawals.repository.ts';
+import {
+  claimChainCredit,
+  findChainCredit,
+  releaseChainCredit,
+  setChainCreditTransfer,
+} from './chain-credits.repository.ts';
 import { type ChainReader, createChainReader, type Observation } from './chain-reader.ts';
 import { provenOwner } from './wallet-proof.ts';
 import {
@@ -34,6 +41,7 @@ import {
   listDeposits,
   listOpen,
   moveFrom,
+  reopen,
   type Web3DepositRow,
 } from './web3.repository.ts';
 
@@ -104,8 +112,9 @@ async function observe(ctx: Web3Context, txHash: string): Promise<Observation | 
 async function apply(trx: Db, row: Web3DepositRow, seen: Observation): Promise<void> {
   if (row.status !== 'pending' && row.status !== 'confirming') return;
   const now = new Date().toISOString();
+  const move = (change: Parameters<typeof moveFrom>[3]) => moveFrom(trx, row.id, OPEN, change, row.user_id);
   const reject = (reason: string, blockNumber: bigint | null) =>
-    moveFrom(trx, row.id, OPEN, {
+    move({
       status: 'rejected',
       reason,
       block_number: blockNumber === null ? null : String(blockNumber),
@@ -118,7 +127,7 @@ async function apply(trx: Db, row: Web3DepositRow, seen: Observation): Promise<v
         return;
       }
       // A confirming transaction that is gone was dropped by a reorganisation: back to pending.
-      await moveFrom(trx, row.id, OPEN, {
+      await move({
         status: 'pending',
         confirmations: 0,
         block_number: null,
@@ -147,11 +156,11 @@ async function apply(trx: Db, row: Web3DepositRow, seen: Observation): Promise<v
   }
   if (!Number.isSafeInteger(seen.amountCents)) {
     // Too large to be a real USDT deposit: a person looks at it.
-    await moveFrom(trx, row.id, OPEN, { ...seenFields, status: 'awaiting_admin' });
+    await move({ ...seenFields, status: 'awaiting_admin' });
     return;
   }
   if (seen.confirmations < WEB3_REQUIRED_CONFIRMATIONS) {
-    await moveFrom(trx, row.id, OPEN, {
+    await move({
       ...seenFields,
       status: 'confirming',
       amount_cents: seen.amountCents,
@@ -159,33 +168,46 @@ async function apply(trx: Db, row: Web3DepositRow, seen: Observation): Promise<v
     return;
   }
   // The hash of a transfer to the deposit address is public the moment it is sent, so anyone could
-  // paste another's. Only a transfer from the address the member saved as theirs (with an e-mailed
-  // code), or from a wallet they proved theirs, is credited by itself; any other waits for an admin, with the amount the chain showed.
-  // A member-saved address counts from when it is usable for withdrawals too (24 hours after it was
-  // saved), so saving the sender of a transfer just seen on chain does not make its hash yours.
-  const member = await findUserById(trx, row.user_id);
-  const change = (await addressUsableFrom(trx, row.user_id)).find((c) => c.network === 'bep20');
-  // A wallet the member proved theirs by signing (wallet-proof.ts) counts at once: a signature by the
-  // sender's key cannot be copied from the chain as the hash can.
-  const ownsSender =
-    (member?.bep20?.toLowerCase() === seen.fromAddress && (!change || change.usable_from <= now)) ||
-    (await provenOwner(trx, seen.fromAddress)) === row.user_id;
-  if (!ownsSender) {
-    await moveFrom(trx, row.id, OPEN, {
+  // paste another's; a saved payout address says where we pay, and anyone can save any address. Only a
+  // transfer from a wallet the holder proved theirs by signing (wallet-proof.ts: a signature by the
+  // sender's key cannot be copied from the chain as the hash can) is credited by itself; any other
+  // waits for an admin, with the amount the chain showed.
+  if ((await provenOwner(trx, seen.fromAddress)) !== row.user_id) {
+    await move({
       ...seenFields,
       status: 'awaiting_admin',
       amount_cents: seen.amountCents,
-      reason: WEB3_MESSAGES.fromNotSaved,
+      reason: WEB3_MESSAGES.fromNotProven,
     });
     return;
   }
-  const won = await moveFrom(trx, row.id, OPEN, {
+  const claim = await claimChainCredit(trx, {
+    chainId: Number(row.chain_id),
+    txHash: row.tx_hash,
+    source: 'onchain',
+    sourceId: row.id,
+    at: now,
+  });
+  if (claim) {
+    // A concurrent check of this very deposit credited it: nothing more to do.
+    if (claim.source === 'onchain' && claim.source_id === row.id) return;
+    // Credited by another path (a manual deposit): it never credits twice.
+    await reject(CHAIN_CREDIT_MESSAGES[claim.source], seen.blockNumber);
+    return;
+  }
+  const won = await move({
     ...seenFields,
     status: 'credited',
     amount_cents: seen.amountCents,
     credited_at: now,
   });
-  if (won) await credit(trx, row, seen.amountCents, null, now);
+  // Another change (an admin's decision, a takeover) won between the read and this update: the claim
+  // is given back, and the next check reads the deposit afresh.
+  if (!won) {
+    await releaseChainCredit(trx, Number(row.chain_id), row.tx_hash, row.id);
+    return;
+  }
+  await credit(trx, row, seen.amountCents, null, now);
 }
 
 /** The ledger credit of a deposit that this transaction has just moved to credited. */
@@ -208,6 +230,7 @@ async function credit(
     createdAt,
   });
   await moveFrom(trx, row.id, ['credited'], { ledger_transfer_id: transfer.id });
+  await setChainCreditTransfer(trx, Number(row.chain_id), row.tx_hash, transfer.id);
   await notifyMembers(trx, {
     recipientIds: [row.user_id],
     title: 'Deposit credited',
@@ -239,6 +262,23 @@ export async function recheckOpen(db: Db, ctx: Web3Context, batch = 100): Promis
   return open.length;
 }
 
+/**
+ * Whether `asker` may take over (or open again) a deposit they submit the hash of: the prover of its
+ * sender's wallet may, whoever holds it, unless it is credited (final); anyone may open again one the
+ * chain did not show within a day, since it may have been mined since.
+ */
+async function mayReopen(
+  trx: Db,
+  row: Web3DepositRow,
+  askerId: string,
+  seen: Observation | undefined,
+): Promise<boolean> {
+  if (row.status === 'credited') return false;
+  if (row.status === 'rejected' && row.reason === WEB3_MESSAGES.notFoundOnChain) return true;
+  const sender = seen?.kind === 'seen' ? seen.fromAddress : row.from_address;
+  return sender !== null && (await provenOwner(trx, sender)) === askerId;
+}
+
 export async function submitDeposit(
   db: Db,
   ctx: Web3Context,
@@ -250,9 +290,14 @@ export async function submitDeposit(
   const memberId = asker.user.id;
   const taken = () =>
     conflict(WEB3_MESSAGES.hashTaken, [{ field: 'tx_hash', message: WEB3_MESSAGES.hashTaken }]);
-  // Another member's hash is refused before the chain is asked about it.
+  const creditedElsewhere = (source: keyof typeof CHAIN_CREDIT_MESSAGES) =>
+    conflict(CHAIN_CREDIT_MESSAGES[source], [{ field: 'tx_hash', message: CHAIN_CREDIT_MESSAGES[source] }]);
+  // A hash another path credited is refused before the chain is asked about it (the claim made in the
+  // crediting transaction is the judge; this only answers early).
+  const credited = await findChainCredit(db, input.chain_id, input.tx_hash);
+  if (credited && credited.source !== 'onchain') throw creditedElsewhere(credited.source);
   const existing = await findByHash(db, input.chain_id, input.tx_hash);
-  if (existing && existing.user_id !== memberId) throw taken();
+  if (existing && existing.user_id !== memberId && existing.status === 'credited') throw taken();
   const seen = await observe(ctx, input.tx_hash);
   return runOnce(db, memberId, idempotencyKey, { route: 'web3-deposit', input }, async (trx) => {
     const now = new Date().toISOString();
@@ -277,18 +322,31 @@ export async function submitDeposit(
       created_at: now,
       updated_at: now,
     });
-    const row = await findByHash(trx, input.chain_id, input.tx_hash);
+    let row = await findByHash(trx, input.chain_id, input.tx_hash);
     if (!row) throw new Error('the on-chain deposit just written is missing');
+    // Submitting someone's hash never locks its owner out: the prover of the sender takes an uncredited
+    // deposit over (or opens their own again), and it is checked as if just sent.
+    const reopened =
+      !inserted &&
+      (row.user_id !== memberId || row.status === 'rejected' || row.status === 'awaiting_admin') &&
+      (await mayReopen(trx, row, memberId, seen)) &&
+      (await reopen(trx, row.id, row.user_id, {
+        userId: memberId,
+        status: ctx.reader ? 'pending' : 'awaiting_admin',
+        at: now,
+      }));
+    if (reopened) row = (await findDeposit(trx, row.id)) ?? row;
     if (row.user_id !== memberId) throw taken();
     if (seen) await apply(trx, row, seen);
     const after = await findDeposit(trx, row.id);
     if (!after) throw new Error('the on-chain deposit just checked is missing');
-    const message = !inserted
+    const fresh = inserted || reopened;
+    const message = !fresh
       ? WEB3_MESSAGES.alreadySubmitted
       : ctx.reader
         ? WEB3_MESSAGES.submitted
         : WEB3_MESSAGES.submittedAwaitingAdmin;
-    return { statusCode: inserted ? 201 : 200, body: { message, deposit: toWeb3Deposit(after) } };
+    return { statusCode: fresh ? 201 : 200, body: { message, deposit: toWeb3Deposit(after) } };
   });
 }
 
@@ -319,28 +377,77 @@ export async function depositById(
 
 export async function approveDeposit(
   db: Db,
+  ctx: Web3Context,
   admin: SessionUser,
   id: string,
   input: Web3Approve,
   idempotencyKey: string | undefined,
 ): Promise<Outcome> {
   if (!isAdmin(admin)) throw forbidden();
+  const before = await findDeposit(db, id);
+  if (!before) throw notFound(WEB3_MESSAGES.notFound);
+  // With the chain check, staff approve only what the chain shows now, confirmed: a transfer that left
+  // the chain (a reorganisation) or never reached it is never credited. Without it, the admin's own
+  // check on a block explorer is all there is.
+  let onChain: Extract<Observation, { kind: 'seen' }> | undefined;
+  if (ctx.reader) {
+    const seen = await observe(ctx, before.tx_hash);
+    if (!seen) throw conflict(WEB3_MESSAGES.chainUnreadable);
+    if (seen.kind !== 'seen' || seen.confirmations < WEB3_REQUIRED_CONFIRMATIONS)
+      throw conflict(WEB3_MESSAGES.notConfirmedOnChain(WEB3_REQUIRED_CONFIRMATIONS));
+    onChain = seen;
+  }
   return runOnce(db, admin.user.id, idempotencyKey, { route: 'web3-approve', id, input }, async (trx) => {
     const row = await findDeposit(trx, id);
     if (!row) throw notFound(WEB3_MESSAGES.notFound);
     // An amount the chain has shown is the amount: an admin decides who gets it, not how much.
-    if (row.amount_cents !== null && Number(row.amount_cents) !== input.amount)
-      throw conflict(WEB3_MESSAGES.amountMismatch(formatCents(Number(row.amount_cents))));
+    const chainCents = onChain
+      ? onChain.amountCents
+      : row.amount_cents === null
+        ? null
+        : Number(row.amount_cents);
+    if (chainCents !== null && chainCents !== input.amount)
+      throw conflict(WEB3_MESSAGES.amountMismatch(formatCents(chainCents)));
+    // The deposit belongs to whoever proved its sender's wallet: staff give it to them, not to another.
+    if (onChain) {
+      const prover = await provenOwner(trx, onChain.fromAddress);
+      if (prover !== undefined && prover !== row.user_id) throw conflict(WEB3_MESSAGES.senderProvenByOther);
+    }
     const now = new Date().toISOString();
-    const won = await moveFrom(trx, id, WAITING, {
-      status: 'credited',
-      amount_cents: input.amount,
-      reviewed_by: admin.user.id,
-      reviewed_at: now,
-      credited_at: now,
-      reason: input.reason ?? null,
-    });
+    const won = await moveFrom(
+      trx,
+      id,
+      WAITING,
+      {
+        status: 'credited',
+        amount_cents: input.amount,
+        reviewed_by: admin.user.id,
+        reviewed_at: now,
+        credited_at: now,
+        reason: input.reason ?? null,
+        ...(onChain
+          ? {
+              from_address: onChain.fromAddress,
+              to_address: onChain.toAddress,
+              block_number: String(onChain.blockNumber),
+              confirmations: onChain.confirmations,
+              checked_at: now,
+            }
+          : {}),
+      },
+      row.user_id,
+    );
     if (!won) throw conflict(WEB3_MESSAGES.notWaiting);
+    // One (chain, hash) credits once, whatever the path: the claim rolls this approval back if another
+    // path credited it first.
+    const claim = await claimChainCredit(trx, {
+      chainId: Number(row.chain_id),
+      txHash: row.tx_hash,
+      source: 'onchain',
+      sourceId: row.id,
+      at: now,
+    });
+    if (claim) throw conflict(CHAIN_CREDIT_MESSAGES[claim.source]);
     await credit(trx, row, input.amount, admin.user.id, now);
     const after = await findDeposit(trx, id);
     if (!after) throw new Error('the on-chain deposit just approved is missing');
@@ -357,6 +464,52 @@ export async function approveDeposit(
   });
 }
 
+/**
+ * An admin hands an uncredited deposit to a named member (the one who sent it), audited with a reason.
+ * With the chain check it is read again for them at once; without it a rejected one waits for an admin
+ * again and any other keeps its status. Credited is final.
+ */
+export async function assignDeposit(
+  db: Db,
+  ctx: Web3Context,
+  admin: SessionUser,
+  id: string,
+  input: Web3Assign,
+): Promise<{ message: string; deposit: Web3Deposit }> {
+  if (!isAdmin(admin)) throw forbidden();
+  const result = await db.transaction().execute(async (trx) => {
+    const row = await findDeposit(trx, id);
+    if (!row) throw notFound(WEB3_MESSAGES.notFound);
+    const member = await findUserById(trx, input.user_id);
+    if (!member || member.role !== 'user')
+      throw badRequest([{ field: 'user_id', message: WEB3_MESSAGES.memberRequired }]);
+    if (row.status === 'credited') throw conflict(WEB3_MESSAGES.assignFinal);
+    if (row.user_id === member.id) throw conflict(WEB3_MESSAGES.assignSame);
+    const now = new Date().toISOString();
+    const moved = await reopen(trx, id, row.user_id, {
+      userId: member.id,
+      // With the chain check it is read again for its new holder (credited if they proved the sender).
+      status: ctx.reader ? 'pending' : row.status === 'rejected' ? 'awaiting_admin' : 'keep',
+      at: now,
+    });
+    if (!moved) throw conflict(WEB3_MESSAGES.assignFinal);
+    const after = await findDeposit(trx, id);
+    if (!after) throw new Error('the on-chain deposit just assigned is missing');
+    await insertAudit(trx, {
+      actorId: admin.user.id,
+      action: 'web3_deposit.assign',
+      targetType: 'web3_deposit',
+      targetId: id,
+      before: toWeb3Deposit(row),
+      after: toWeb3Deposit(after),
+      reason: input.reason,
+    });
+    return after;
+  });
+  const fresh = (await recheck(db, ctx, id)) ?? result;
+  return { message: WEB3_MESSAGES.assigned, deposit: toWeb3Deposit(fresh) };
+}
+
 export async function rejectDeposit(
   db: Db,
   admin: SessionUser,
@@ -368,12 +521,13 @@ export async function rejectDeposit(
     const row = await findDeposit(trx, id);
     if (!row) throw notFound(WEB3_MESSAGES.notFound);
     const now = new Date().toISOString();
-    const won = await moveFrom(trx, id, WAITING, {
-      status: 'rejected',
-      reason: input.reason,
-      reviewed_by: admin.user.id,
-      reviewed_at: now,
-    });
+    const won = await moveFrom(
+      trx,
+      id,
+      WAITING,
+      { status: 'rejected', reason: input.reason, reviewed_by: admin.user.id, reviewed_at: now },
+      row.user_id,
+    );
     if (!won) throw conflict(WEB3_MESSAGES.notWaiting);
     const after = await findDeposit(trx, id);
     if (!after) throw new Error('the on-chain deposit just rejected is missing');

@@ -1,0 +1,25 @@
+import type { Kysely } from 'kysely';
+
+// One transaction on chain credits once, whatever the path: a manual deposit, an on-chain deposit and a
+// payment that reports its hash all credit through one row here, keyed by (chain, hash) and inserted in
+// the transaction that posts the ledger credit. The primary key is the judge, on SQLite and on
+// PostgreSQL, even for two paths crediting the same hash at the same moment.
+// - source: 'manual' | 'onchain' | 'payment'; source_id: the credited row of that path; ledger_transfer_id:
+//   the credit, set in the same transaction once posted (the claim comes first: a lost claim posts nothing).
+
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .createTable('chain_credits')
+    .addColumn('chain_id', 'integer', (c) => c.notNull())
+    .addColumn('tx_hash', 'text', (c) => c.notNull())
+    .addColumn('source', 'text', (c) => c.notNull())
+    .addColumn('source_id', 'text', (c) => c.notNull())
+    .addColumn('ledger_transfer_id', 'text')
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addPrimaryKeyConstraint('chain_credits_pk', ['chain_id', 'tx_hash'])
+    .execute();
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropTable('chain_credits').execute();
+}
