@@ -11,7 +11,7 @@ import { registerErrorHandler } from './http/errors.ts';
 import { registerLiveEvents } from './http/live-events.ts';
 import { isApiRequest } from './http/request-path.ts';
 import { installSerializer } from './http/route.ts';
-import { registerSessionLoader } from './http/session.ts';
+import { registerSessionLoader, sessionCookieName } from './http/session.ts';
 import { registerClient } from './http/static-files.ts';
 import { startIncomeJob } from './jobs/income.job.ts';
 import { startSalaryJob } from './jobs/salary.job.ts';
@@ -119,7 +119,13 @@ export async function buildApp(config: Config): Promise<App> {
   const warmUp = async () => {
     try {
       if (config.warmUp && !draining)
-        await warmUpApp({ app, db, mark: warmUpRequests, isDraining: () => draining });
+        await warmUpApp({
+          app,
+          db,
+          mark: warmUpRequests,
+          isDraining: () => draining,
+          sessionCookie: sessionCookieName(cookies),
+        });
     } finally {
       // Ready either way: a failed warm-up makes a slower first few seconds, not a server that never serves.
       warm = true;
@@ -200,13 +206,15 @@ export async function buildApp(config: Config): Promise<App> {
       openapi: '3.1.0',
       info: { title: 'Member platform API', version: '1.0.0' },
       servers: [{ url: '/' }],
-      components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'sid' } } },
+      components: {
+        securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: sessionCookieName(cookies) } },
+      },
     },
   });
 
   registerErrorHandler(app);
   installSerializer(app);
-  registerSessionLoader(app, db);
+  registerSessionLoader(app, db, cookies);
   registerAdminTwoFactorGate(app, { db, box: totpBox });
   const csrf = registerCsrf(app, csrfSecret, cookies);
   app.addHook('onSend', async (request, reply) => {

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { Agent, type IncomingHttpHeaders, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { API_BASE, CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE } from '../shared/constants.ts';
+import { API_BASE, CSRF_COOKIE, CSRF_HEADER } from '../shared/constants.ts';
 import { type Db, isPostgres, POSTGRES_POOL_SIZE } from './db/database.ts';
 import type { SessionUser } from './http/session.ts';
 import { sendTransfer } from './modules/transfers/transfers.service.ts';
@@ -35,7 +35,14 @@ export function warmUpMark(): WarmUpMark {
   return { header, value, is: (headers) => headers[header] === value };
 }
 
-type Deps = { app: FastifyInstance; db: Db; mark: WarmUpMark; isDraining: () => boolean };
+type Deps = {
+  app: FastifyInstance;
+  db: Db;
+  mark: WarmUpMark;
+  isDraining: () => boolean;
+  /** The session cookie's name (sessionCookieName), so the warm-up's calls look a session up as real ones do. */
+  sessionCookie: string;
+};
 
 /**
  * How often each path runs. V8 optimised the transfer path after about 2,000 transfers; 2,000 of each
@@ -54,7 +61,7 @@ export async function warmUpApp(deps: Deps): Promise<void> {
   deps.app.log.info(`warmed up in ${Date.now() - started} ms: ready`);
 }
 
-async function warmHttp({ app, mark, isDraining }: Deps): Promise<void> {
+async function warmHttp({ app, mark, isDraining, sessionCookie }: Deps): Promise<void> {
   const address = app.server.address() as AddressInfo | null;
   if (!address) return;
   const host =
@@ -107,7 +114,7 @@ async function warmHttp({ app, mark, isDraining }: Deps): Promise<void> {
           '/transfer/touser',
           {
             // A session token that was never issued: the look-up finds nothing and the call is a 401.
-            cookie: `${cookies}; ${SESSION_COOKIE}=${randomBytes(24).toString('base64url')}`,
+            cookie: `${cookies}; ${sessionCookie}=${randomBytes(24).toString('base64url')}`,
             [CSRF_HEADER]: token,
             'content-type': 'application/json',
             'idempotency-key': randomUUID(),

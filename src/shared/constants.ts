@@ -27,6 +27,9 @@ export const USERNAME_PATTERN = /^[A-Za-z0-9_]{3,30}$/;
 
 export const CSRF_COOKIE = 'XSRF-TOKEN';
 export const CSRF_HEADER = 'x-xsrf-token';
+/** The session cookie over http (local development). */
 export const SESSION_COOKIE = 'sid';
+/** The session cookie over https: the __Host- prefix makes the browser take it only Secure, on Path=/, without Domain. */
+export const SECURE_SESSION_COOKIE = '__Host-sid';
 
 export const API_BASE = '/api/v1';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { parseEnv } from 'node:util';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SESSION_COOKIE } from '../../src/shared/constants.ts';
+import { SECURE_SESSION_COOKIE } from '../../src/shared/constants.ts';
 import { noisyPng, uploadFile } from '../fixtures/images.ts';
 import { countOf, type LiveStream, openStream } from '../fixtures/live-stream.ts';
 import { ApiClient, newMember } from '../helpers/client.ts';
@@ -126,12 +126,12 @@ describe('the shipped nginx site in front of two server processes', () => {
     expect(await direct.text()).toContain('http_requests_total');
   });
 
-  it('signs in with a Secure session cookie that both processes accept', async () => {
+  it('signs in with a Secure __Host- session cookie that both processes accept', async () => {
     const member = newMember();
     const alice = client('127.0.0.2');
     expect((await alice.post('/auth/register', member)).status).toBe(201);
     const signIn = await alice.signIn(member);
-    const cookie = signIn.headers.getSetCookie().find((line) => line.startsWith(`${SESSION_COOKIE}=`));
+    const cookie = signIn.headers.getSetCookie().find((line) => line.startsWith(`${SECURE_SESSION_COOKIE}=`));
     expect(cookie).toMatch(/; Secure/i);
     expect(cookie).toMatch(/; HttpOnly/i);
 

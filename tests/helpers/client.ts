@@ -1,4 +1,10 @@
-import { API_BASE, CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE } from '../../src/shared/constants.ts';
+import {
+  API_BASE,
+  CSRF_COOKIE,
+  CSRF_HEADER,
+  SECURE_SESSION_COOKIE,
+  SESSION_COOKIE,
+} from '../../src/shared/constants.ts';
 import { ADMIN } from './server.ts';
 
 // A cookie-keeping HTTP client that behaves like the browser app: it fetches a CSRF token first and
@@ -46,8 +52,9 @@ export class ApiClient {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
   }
 
+  /** The session cookie, by either name (`__Host-sid` from a server on an https PUBLIC_URL). */
   get sid() {
-    return this.cookies.get(SESSION_COOKIE);
+    return this.cookies.get(SECURE_SESSION_COOKIE) ?? this.cookies.get(SESSION_COOKIE);
   }
 
   get csrfToken() {

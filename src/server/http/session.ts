@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { SESSION_COOKIE } from '../../shared/constants.ts';
+import { SECURE_SESSION_COOKIE, SESSION_COOKIE } from '../../shared/constants.ts';
 import type { Db } from '../db/database.ts';
 import type { UserTable } from '../db/schema.ts';
 import { resolveSession } from '../modules/auth/auth.service.ts';
@@ -21,11 +21,12 @@ declare module 'fastify' {
 }
 
 /** Attaches the signed-in person to every API request; an expired session or a blocked member has none. */
-export function registerSessionLoader(app: FastifyInstance, db: Db): void {
+export function registerSessionLoader(app: FastifyInstance, db: Db, cookies: CookieSettings): void {
+  const name = sessionCookieName(cookies);
   app.decorateRequest('sessionUser', undefined);
   app.addHook('onRequest', async (request) => {
     if (!isApiRequest(request)) return;
-    const token = request.cookies[SESSION_COOKIE];
+    const token = request.cookies[name];
     if (!token) return;
     const found = await resolveSession(db, hashToken(token));
     if (found) request.sessionUser = found;
@@ -42,13 +43,22 @@ export function requireRole(request: FastifyRequest, access: Exclude<Access, 'pu
 
 export type CookieSettings = { secure: boolean };
 
+/**
+ * `__Host-sid` when the site is served over https (PUBLIC_URL): the browser keeps it only when Secure,
+ * on Path=/ and without Domain, so a sibling subdomain or a plain-http page cannot plant or overwrite
+ * a session. Over http (local development) such a cookie cannot be set: `sid`. Only the one name is
+ * read, so a planted `sid` signs nobody in on an https site.
+ */
+export const sessionCookieName = (cookies: CookieSettings) =>
+  cookies.secure ? SECURE_SESSION_COOKIE : SESSION_COOKIE;
+
 export function setSessionCookie(
   reply: FastifyReply,
   token: string,
   expiresAt: Date,
   cookies: CookieSettings,
 ): void {
-  reply.setCookie(SESSION_COOKIE, token, {
+  reply.setCookie(sessionCookieName(cookies), token, {
     httpOnly: true,
     sameSite: 'lax',
     secure: cookies.secure,
@@ -58,7 +68,12 @@ export function setSessionCookie(
 }
 
 export function clearSessionCookie(reply: FastifyReply, cookies: CookieSettings): void {
-  reply.clearCookie(SESSION_COOKIE, { httpOnly: true, sameSite: 'lax', secure: cookies.secure, path: '/' });
+  reply.clearCookie(sessionCookieName(cookies), {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: cookies.secure,
+    path: '/',
+  });
 }
 
 export const clientIp = (request: FastifyRequest) => request.ip;
