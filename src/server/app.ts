@@ -1,7 +1,7 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifyMultipart from '@fastify/multipart';
 import fastifySwagger from '@fastify/swagger';
-import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import helmet from 'helmet';
 import type { Config } from './config.ts';
 import { createDatabase, type Db, type Dialect } from './db/database.ts';
@@ -9,6 +9,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import { registerCsrf } from './http/csrf.ts';
 import { registerErrorHandler } from './http/errors.ts';
 import { registerLiveEvents } from './http/live-events.ts';
+import { RedactingLogController, serializeRequest } from './http/request-log.ts';
 import { isApiRequest } from './http/request-path.ts';
 import { installSerializer } from './http/route.ts';
 import { registerSessionLoader, sessionCookieName } from './http/session.ts';
@@ -98,10 +99,15 @@ export async function buildApp(config: Config): Promise<App> {
   const warmUpRequests = warmUpMark();
   const app = Fastify({
     // The start's warm-up sends a few thousand requests of its own: neither log lines nor metrics.
-    logController: new LogController({
+    logController: new RedactingLogController({
       disableRequestLogging: (request) => warmUpRequests.is(request.headers),
     }),
-    logger: { level: config.logLevel, redact: ['req.headers.cookie', 'req.headers["x-xsrf-token"]'] },
+    logger: {
+      level: config.logLevel,
+      redact: ['req.headers.cookie', 'req.headers["x-xsrf-token"]'],
+      // A URL's query can hold a secret (the password-reset link): logged redacted (request-log.ts).
+      serializers: { req: serializeRequest },
+    },
     // Fastify 5.12 ignores a hop count (it cannot tell the proxy from a client that reaches the server
     // directly), so a count is applied here: docs/deployment.md asks for it only where the proxies are
     // the only way in; otherwise name their addresses.

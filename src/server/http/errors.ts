@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import type * as v from 'valibot';
 import { type FieldError, issuesToFieldErrors } from '../../shared/errors.ts';
 import { GENERIC } from '../../shared/messages.ts';
+import { redactUrl } from './request-log.ts';
 
 /** The server's one error type: an HTTP status, the message a person reads, and optional field errors. */
 export class AppError extends Error {
@@ -41,7 +42,10 @@ export function registerErrorHandler(app: FastifyInstance): void {
     }
     const status = error.statusCode ?? 500;
     if (status >= 500) {
-      request.log.error({ err: error, url: request.url, method: request.method }, 'request failed');
+      request.log.error(
+        { err: error, url: redactUrl(request.url), method: request.method },
+        'request failed',
+      );
       return reply.status(500).send({ message: GENERIC.internal });
     }
     // Fastify's own 4xx (malformed JSON, body too large, wrong content type): its code says which.
