@@ -3,6 +3,7 @@ import { ACCOUNT } from '../../../shared/account.ts';
 import { PROFILE } from '../../../shared/profile.ts';
 import type { Db } from '../../db/database.ts';
 import type { UserTable } from '../../db/schema.ts';
+import { addressKey } from '../../http/client-address.ts';
 import { badRequest } from '../../http/errors.ts';
 import { consume, type Limit } from '../../http/rate-limit.ts';
 import { hashToken } from '../../http/tokens.ts';
@@ -30,7 +31,7 @@ export const CODE_MAILS_PER_ADDRESS: Limit = { max: 20, windowMs: 60 * 60_000 };
 
 /** Counts one code mail against the client address's hourly budget (429 with Retry-After past it). */
 export const limitCodeMailsFrom = (db: Db, clientIp: string) =>
-  consume(db, `code-mail:ip:${clientIp}`, CODE_MAILS_PER_ADDRESS);
+  consume(db, `code-mail:ip:${addressKey(clientIp)}`, CODE_MAILS_PER_ADDRESS);
 
 const codeHash = (userId: string, purpose: CodePurpose, code: string) =>
   // 'verify' keeps the hash it had before codes had other purposes.

@@ -6,6 +6,7 @@ import {
 } from '../../../shared/account.ts';
 import { AUTH } from '../../../shared/messages.ts';
 import type { Db } from '../../db/database.ts';
+import { addressKey } from '../../http/client-address.ts';
 import { AppError, badRequest } from '../../http/errors.ts';
 import { consume, type Limit } from '../../http/rate-limit.ts';
 import { hashToken, newToken } from '../../http/tokens.ts';
@@ -37,7 +38,7 @@ export async function requestPasswordReset(
   input: ForgotPasswordInput,
   ip: string,
 ): Promise<void> {
-  await consume(db, `forget:ip:${ip}`, RESET_LIMITS.forgetPerIp);
+  await consume(db, `forget:ip:${addressKey(ip)}`, RESET_LIMITS.forgetPerIp);
   await consume(db, `forget:email:${input.email}`, RESET_LIMITS.forgetPerEmail);
   const user = await findUserByEmail(db, input.email);
   // Admins reset their password with the admin:create command; blocked members cannot sign in anyway.
@@ -89,7 +90,7 @@ const tokenError = (message: string) => badRequest([{ field: 'token', message }]
 
 /** Sets the new password, uses the link up and ends every session of the member, in one transaction. */
 export async function resetPassword(db: Db, input: ResetPasswordInput, ip: string): Promise<void> {
-  await consume(db, `reset:ip:${ip}`, RESET_LIMITS.resetPerIp);
+  await consume(db, `reset:ip:${addressKey(ip)}`, RESET_LIMITS.resetPerIp);
   const tokenHash = hashToken(input.token);
   const row = await findResetToken(db, tokenHash);
   const now = new Date();

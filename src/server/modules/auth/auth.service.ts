@@ -3,6 +3,7 @@ import { AUTH } from '../../../shared/messages.ts';
 import type { Db } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { UserTable } from '../../db/schema.ts';
+import { addressKey } from '../../http/client-address.ts';
 import { badRequest, conflict, forbidden, unauthorized } from '../../http/errors.ts';
 import { consume, type Limit, reset, type Slowdown, slowDown } from '../../http/rate-limit.ts';
 import { hashToken, newToken } from '../../http/tokens.ts';
@@ -66,8 +67,9 @@ export async function checkCredentials(
   role: UserTable['role'],
   ctx: RequestContext,
 ): Promise<UserTable> {
-  await consume(db, `signin:ip:${ctx.ip}`, LIMITS.signInPerIp);
-  const failureKey = `signin:fail:${role}:${ctx.ip}:${input.email}`;
+  const client = addressKey(ctx.ip);
+  await consume(db, `signin:ip:${client}`, LIMITS.signInPerIp);
+  const failureKey = `signin:fail:${role}:${client}:${input.email}`;
   await consume(db, failureKey, LIMITS.signInFailuresPerIpAndEmail);
   const accountKey = signInAccountKey(role, input.email);
   await slowDown(db, accountKey, SIGN_IN_SLOWDOWN);
@@ -132,7 +134,7 @@ export async function resolveSession(db: Db, sessionId: string, now = new Date()
 }
 
 export async function register(db: Db, input: RegisterInput, ctx: RequestContext): Promise<UserTable> {
-  await consume(db, `register:ip:${ctx.ip}`, LIMITS.registerPerIp);
+  await consume(db, `register:ip:${addressKey(ctx.ip)}`, LIMITS.registerPerIp);
   if (isCommonPassword(input.password))
     throw badRequest([{ field: 'password', message: AUTH.passwordCommon }]);
 

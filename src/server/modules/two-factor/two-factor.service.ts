@@ -17,6 +17,7 @@ import {
 } from '../../../shared/two-factor.ts';
 import type { Db } from '../../db/database.ts';
 import type { UserTable } from '../../db/schema.ts';
+import { addressKey } from '../../http/client-address.ts';
 import { AppError, badRequest, forbidden, unauthorized } from '../../http/errors.ts';
 import { consume, type Limit, reset, slowDown } from '../../http/rate-limit.ts';
 import { hashToken, newToken } from '../../http/tokens.ts';
@@ -191,7 +192,7 @@ export async function completeChallenge(
     ended();
     throw unauthorized(TWO_FACTOR.challengeMissing);
   }
-  await consume(db, `signin:ip:${ctx.ip}`, LIMITS.signInPerIp);
+  await consume(db, `signin:ip:${addressKey(ctx.ip)}`, LIMITS.signInPerIp);
   const accountKey = `signin:otp:${challenge.user_id}`;
   await slowDown(db, accountKey, SIGN_IN_SLOWDOWN);
   const tries = await countChallengeTry(db, tokenHash, CHALLENGE_MAX_TRIES);
