@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig, trustProxyOf } from './config.ts';
+import { configWarnings, loadConfig, trustProxyOf } from './config.ts';
 
-// What the server refuses to start with, and how TRUST_PROXY is read (issue 14).
+// What the server refuses to start with, what it warns about, and how TRUST_PROXY is read.
 
 describe('TRUST_PROXY', () => {
   it('is off when unset, empty, false or 0', () => {
@@ -38,26 +38,94 @@ describe('TRUST_PROXY', () => {
   );
 });
 
+/** What production needs besides the setting a test is about. */
+const PRODUCTION = {
+  NODE_ENV: 'production',
+  PAYMENT_PROVIDER: 'nowpayments',
+  SMTP_URL: 'smtp://127.0.0.1:25',
+  PUBLIC_URL: 'https://platform.example.com',
+};
+
+/** The lines a refused start prints, one per unsafe setting (the first says how many). */
+function refusalLines(env: NodeJS.ProcessEnv): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    return (error as Error).message.split('\n');
+  }
+  return [];
+}
+
 describe('PAYMENT_PROVIDER in production', () => {
   it('refuses to start without an explicit provider (the sandbox lets any member create money)', () => {
-    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(
+    expect(() => loadConfig({ ...PRODUCTION, PAYMENT_PROVIDER: '' })).toThrow(
       /PAYMENT_PROVIDER must be set when NODE_ENV=production/,
     );
   });
 
   it('refuses the sandbox unless ALLOW_SANDBOX_PAYMENTS=true', () => {
-    const env = { NODE_ENV: 'production', PAYMENT_PROVIDER: 'sandbox' };
+    const env = { ...PRODUCTION, PAYMENT_PROVIDER: 'sandbox' };
     expect(() => loadConfig(env)).toThrow(/ALLOW_SANDBOX_PAYMENTS=true/);
     expect(() => loadConfig({ ...env, ALLOW_SANDBOX_PAYMENTS: 'yes' })).toThrow(/ALLOW_SANDBOX_PAYMENTS/);
     expect(loadConfig({ ...env, ALLOW_SANDBOX_PAYMENTS: 'true' }).paymentProvider).toBe('sandbox');
   });
 
   it('starts with nowpayments named, and keeps the sandbox default outside production', () => {
-    expect(loadConfig({ NODE_ENV: 'production', PAYMENT_PROVIDER: 'nowpayments' }).paymentProvider).toBe(
-      'nowpayments',
-    );
+    expect(loadConfig(PRODUCTION).paymentProvider).toBe('nowpayments');
     expect(loadConfig({}).paymentProvider).toBe('sandbox');
     expect(loadConfig({ NODE_ENV: 'development' }).paymentProvider).toBe('sandbox');
+  });
+});
+
+describe('the other unsafe settings production refuses, one line each', () => {
+  it('refuses no SMTP_URL: every e-mailed code and reset link would be written to the log', () => {
+    expect(refusalLines({ ...PRODUCTION, SMTP_URL: '' })).toEqual([
+      'NODE_ENV=production refuses 1 unsafe setting(s):',
+      expect.stringMatching(/^SMTP_URL must be set when NODE_ENV=production: .*log in clear text$/),
+    ]);
+  });
+
+  it('refuses a PUBLIC_URL that is not https (no Secure cookies, no HSTS), also when left to its http default', () => {
+    for (const publicUrl of ['http://platform.example.com', '']) {
+      const lines = refusalLines({ ...PRODUCTION, PUBLIC_URL: publicUrl });
+      expect(lines).toHaveLength(2);
+      expect(lines[1]).toMatch(
+        /^PUBLIC_URL must be an https:\/\/ address when NODE_ENV=production, got http:/,
+      );
+      expect(lines[1]).toMatch(/not Secure and no HSTS/);
+    }
+  });
+
+  it('names every unsafe setting at once, each on its own line', () => {
+    const lines = refusalLines({ NODE_ENV: 'production' });
+    expect(lines[0]).toBe('NODE_ENV=production refuses 3 unsafe setting(s):');
+    expect(lines.slice(1).map((line) => line.split(' ')[0])).toEqual([
+      'PAYMENT_PROVIDER',
+      'SMTP_URL',
+      'PUBLIC_URL',
+    ]);
+  });
+
+  it('starts with all of them set, and asks for none of them outside production', () => {
+    expect(loadConfig(PRODUCTION).publicUrl).toBe('https://platform.example.com');
+    expect(loadConfig({ NODE_ENV: 'development' }).mail.smtpUrl).toBeUndefined();
+    expect(loadConfig({}).publicUrl).toBe('http://127.0.0.1:8080');
+  });
+});
+
+describe('start warnings', () => {
+  it('warns about a hop-count TRUST_PROXY on a HOST that clients can reach directly', () => {
+    const warnings = configWarnings(loadConfig({ TRUST_PROXY: '1', HOST: '0.0.0.0' }));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/^TRUST_PROXY=1 .*HOST=0\.0\.0\.0 .*could choose their own address/);
+    expect(configWarnings(loadConfig({ TRUST_PROXY: '2', HOST: '10.0.0.7' }))).toHaveLength(1);
+  });
+
+  it('says nothing on loopback, or when the proxies are named by address', () => {
+    for (const host of ['127.0.0.1', '::1', 'localhost'])
+      expect(configWarnings(loadConfig({ TRUST_PROXY: '1', HOST: host }))).toEqual([]);
+    expect(configWarnings(loadConfig({ TRUST_PROXY: '10.0.0.5', HOST: '0.0.0.0' }))).toEqual([]);
+    expect(configWarnings(loadConfig({ HOST: '0.0.0.0' }))).toEqual([]);
   });
 });
 

@@ -119,7 +119,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new Error(`PORT must be a port number, got ${env.PORT}`);
   const host = env.HOST || '127.0.0.1';
-  return {
+  const config: Config = {
     port,
     host,
     dataDir: resolve(env.DATA_DIR || './data'),
@@ -172,7 +172,54 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     warmUp: onOff('WARM_UP', env.WARM_UP, true),
   };
+  const refusals = productionRefusals(env, config);
+  if (refusals.length > 0)
+    throw new Error(
+      [`NODE_ENV=production refuses ${refusals.length} unsafe setting(s):`, ...refusals].join('\n'),
+    );
+  return config;
 }
+
+/**
+ * What a production server must not start with, one line each, all of them at once (one edit of the
+ * environment file fixes them all): the sandbox lets any member create money; without a mail server
+ * every e-mailed code and password-reset link is written to the log in clear text; over http the
+ * session cookie cannot be Secure and no HSTS is sent.
+ */
+export function productionRefusals(env: NodeJS.ProcessEnv, config: Config): string[] {
+  if (env.NODE_ENV !== 'production') return [];
+  const refusals: string[] = [];
+  if (!env.PAYMENT_PROVIDER)
+    refusals.push(
+      'PAYMENT_PROVIDER must be set when NODE_ENV=production: nowpayments, or sandbox together with ALLOW_SANDBOX_PAYMENTS=true (the sandbox lets any member create money)',
+    );
+  else if (config.paymentProvider === 'sandbox' && env.ALLOW_SANDBOX_PAYMENTS !== 'true')
+    refusals.push(
+      'PAYMENT_PROVIDER=sandbox lets any member create money: with NODE_ENV=production it needs ALLOW_SANDBOX_PAYMENTS=true',
+    );
+  if (!config.mail.smtpUrl)
+    refusals.push(
+      'SMTP_URL must be set when NODE_ENV=production: without a mail server every e-mailed code and password-reset link is written to the log in clear text',
+    );
+  if (!config.publicUrl.startsWith('https://'))
+    refusals.push(
+      `PUBLIC_URL must be an https:// address when NODE_ENV=production, got ${config.publicUrl}: over http the session cookie is not Secure and no HSTS is sent`,
+    );
+  return refusals;
+}
+
+/** Settings that start but deserve a look, one line each, logged at start. */
+export function configWarnings(config: Config): string[] {
+  const warnings: string[] = [];
+  if (typeof config.trustProxy === 'number' && !isLoopback(config.host))
+    warnings.push(
+      `TRUST_PROXY=${config.trustProxy} believes that many X-Forwarded-For hops from whoever connects, and HOST=${config.host} lets clients connect directly: they could choose their own address (and dodge every per-address limit). Name the proxies' addresses (TRUST_PROXY=10.0.0.5) or listen on 127.0.0.1`,
+    );
+  return warnings;
+}
+
+const isLoopback = (host: string) =>
+  host === 'localhost' || host === '::1' || (isIP(host) === 4 && host.startsWith('127.'));
 
 function onOff(name: string, value: string | undefined, fallback: boolean): boolean {
   const text = value?.trim() ?? '';
@@ -238,23 +285,12 @@ export function web3ConfigOf(env: NodeJS.ProcessEnv): Web3Config {
 }
 
 /**
- * The sandbox lets any member create money, so production must name its provider, and the sandbox only
- * with ALLOW_SANDBOX_PAYMENTS=true (a public demo). Elsewhere the sandbox is the default.
+ * The sandbox by default; production must name its provider, and the sandbox only with
+ * ALLOW_SANDBOX_PAYMENTS=true, a public demo (productionRefusals).
  */
 function paymentProviderOf(env: NodeJS.ProcessEnv): Config['paymentProvider'] {
   const value = env.PAYMENT_PROVIDER;
-  const production = env.NODE_ENV === 'production';
-  if (!value && production)
-    throw new Error(
-      'PAYMENT_PROVIDER must be set when NODE_ENV=production: nowpayments, or sandbox together with ALLOW_SANDBOX_PAYMENTS=true (the sandbox lets any member create money)',
-    );
-  if (!value || value === 'sandbox') {
-    if (production && env.ALLOW_SANDBOX_PAYMENTS !== 'true')
-      throw new Error(
-        'PAYMENT_PROVIDER=sandbox lets any member create money: with NODE_ENV=production it needs ALLOW_SANDBOX_PAYMENTS=true',
-      );
-    return 'sandbox';
-  }
+  if (!value || value === 'sandbox') return 'sandbox';
   if (value === 'nowpayments') return 'nowpayments';
   throw new Error(`PAYMENT_PROVIDER must be sandbox or nowpayments, got ${value}`);
 }

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseEnv } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { configWarnings, loadConfig } from '../../src/server/config.ts';
 
 // docs/deployment.md, "Production: nginx, N processes, systemd": the shipped unit template as systemd
 // itself reads it (systemd-analyze, without installing or starting it: this machine runs no systemd).
@@ -52,5 +53,13 @@ describe('deploy/systemd/platform@.service', () => {
     expect(env).not.toHaveProperty('PORT');
     expect(env).toMatchObject({ HOST: '127.0.0.1', TRUST_PROXY: '127.0.0.1' });
     expect(env.PUBLIC_URL).toMatch(/^https:\/\//);
+  });
+
+  it('passes the production checks once its blanks are filled in, and names the mail server it still needs', () => {
+    const env = parseEnv(readFileSync('deploy/platform.env.example', 'utf8'));
+    expect(env.NODE_ENV).toBe('production');
+    expect(() => loadConfig(env)).toThrow(/^SMTP_URL must be set when NODE_ENV=production/m);
+    const config = loadConfig({ ...env, SMTP_URL: 'smtp://127.0.0.1:25' });
+    expect(configWarnings(config)).toEqual([]);
   });
 });
