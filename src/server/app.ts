@@ -265,7 +265,7 @@ export async function buildApp(config: Config): Promise<App> {
       registerLeadershipRoutes(api, { db });
       registerAchieversRoutes(api, { db, dataDir: config.dataDir });
       registerSalaryRoutes(api, { db, salary: config.salary, nextRun: salaryJob.nextRun });
-      registerWeb3Routes(api, { db, web3 });
+      registerWeb3Routes(api, { db, web3, publicUrl: config.publicUrl });
       registerNewsRoutes(api, { db, dataDir: config.dataDir });
       registerQrLinksRoutes(api, { db });
       registerNeedsActionRoutes(api, { db });

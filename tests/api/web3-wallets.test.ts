@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { type Address, parseUnits } from 'viem';
+import { type Address, getAddress, parseUnits } from 'viem';
+import { parseSiweMessage } from 'viem/siwe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEB3_MESSAGES } from '../../src/shared/web3.ts';
 import { type ApiClient, signedInAdminClient, signedInMember } from '../helpers/client.ts';
 import { type EvmChain, startEvmChain } from '../helpers/evm-chain.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 
-// Proving a wallet by signing (issue 18): a member asks for a message, signs it with the wallet
-// (personal_sign on a real local chain's unlocked account) and the server checks the signature with viem.
+// Proving a wallet by signing: a member asks for a Sign-In with Ethereum (EIP-4361) message, signs it with
+// the wallet (personal_sign on a real local chain's unlocked account) and the server checks it with viem.
 // A transfer from a proven wallet is then credited by itself after 12 confirmations, though the member
 // never saved that address; without the proof it waits for an admin (web3-deposits.test.ts).
 // Runs on SQLite and on PostgreSQL.
@@ -32,6 +33,7 @@ beforeAll(async () => {
     WEB3_POLL_MS: '0',
     WALLETCONNECT_PROJECT_ID: 'test-project-id',
     WALLETCONNECT_RELAY_URL: 'ws://127.0.0.1:9/relay',
+    PUBLIC_URL: 'https://members.example.test',
   });
   admin = await signedInAdminClient(server.baseUrl);
   // The wallet holds USDT of its own to send.
@@ -67,9 +69,20 @@ describe('proving a wallet by signing', () => {
 
     const issued = await challenge(member, address);
     expect(issued.status, issued.text).toBe(201);
-    expect(issued.body.message).toContain(address.toLowerCase());
-    expect(issued.body.message).toContain(member.auth.username);
-    expect(issued.body.message).toContain('moves no money');
+    // EIP-4361: our domain and URI (PUBLIC_URL, not the Host asked), the chain, a nonce, its expiry.
+    const fields = parseSiweMessage(issued.body.message);
+    expect(fields).toMatchObject({
+      domain: 'members.example.test',
+      uri: 'https://members.example.test',
+      address: getAddress(address),
+      chainId: 56,
+      version: '1',
+      nonce: expect.stringMatching(/^[a-zA-Z0-9]{8,}$/),
+    });
+    expect(fields.expirationTime?.toISOString()).toBe(issued.body.expires_at);
+    expect(Date.parse(issued.body.expires_at) - (fields.issuedAt?.getTime() ?? 0)).toBe(10 * 60_000);
+    expect(fields.statement).toContain(member.auth.username);
+    expect(fields.statement).toContain('moves no money');
     const signature = await chain.signMessage(issued.body.message, address);
     const proven = await member.client.post('/web3/wallets', { address, signature });
     expect(proven.status, proven.text).toBe(201);

@@ -5,10 +5,10 @@ import { type Address, parseUnits } from 'viem';
 import { type EvmChain, startEvmChain } from '../helpers/evm-chain.ts';
 import { type FakeRelay, startFakeRelay } from '../helpers/fake-wc-relay.ts';
 import { startTestWallet } from '../helpers/test-wallet.ts';
-import { memberIdOf, newMember, registerByApi, signInAdminByApi, signInMember } from './helpers.ts';
+import { newMember, registerByApi, signInMember } from './helpers.ts';
 import { type OwnServer, startOwnServer } from './pwa-helpers.ts';
 
-// Issue 18 on a phone, against a real local chain (ganache, chain id 56, an ERC-20 of 18 decimals): a
+// On-chain deposits on a phone, against a real local chain (ganache, chain id 56, an ERC-20 of 18 decimals): a
 // server of its own reads receipts from it. The member's screens never download the wallet code until
 // Connect wallet is pressed on the deposit screen; a pasted hash of a real transfer is followed from
 // "Confirming n of 12" to credited as blocks are mined, and the Active Wallet shows it. The wallet path
@@ -71,24 +71,27 @@ test('the wallet code loads only on Connect; a pasted hash of a real transfer is
 
     const member = newMember('chain');
     await registerByApi(context.request, member);
-    // The member's saved BEP20 address is the chain's deployer, the sender of the transfer below
-    // (saved by support: usable at once).
-    const admin = await browser.newContext({ baseURL: server.origin });
-    try {
-      await signInAdminByApi(admin.request, server.admin);
-      const id = await memberIdOf(admin.request, member.email);
-      const csrf = await admin.request.get('/api/v1/auth/csrf');
-      const saved = await admin.request.put(`/api/v1/users/${id}`, {
-        headers: { 'X-XSRF-TOKEN': ((await csrf.json()) as { csrfToken: string }).csrfToken },
-        data: { bep20: chain.accounts.deployer },
-      });
-      expect(saved.status(), await saved.text()).toBe(200);
-    } finally {
-      await admin.close();
-    }
-
     await page.goto('/');
     await signInMember(page, member);
+    // The transfer below comes from the chain's deployer, a wallet the member proved theirs by signing
+    // (a saved payout address is no proof of who sent a transfer).
+    const csrf = ((await (await context.request.get('/api/v1/auth/csrf')).json()) as { csrfToken: string })
+      .csrfToken;
+    const address = chain.accounts.deployer;
+    const issued = await context.request.post('/api/v1/web3/wallets/challenge', {
+      headers: { 'X-XSRF-TOKEN': csrf },
+      data: { address },
+    });
+    expect(issued.status(), await issued.text()).toBe(201);
+    const signature = await chain.signMessage(
+      ((await issued.json()) as { message: string }).message,
+      address,
+    );
+    const proven = await context.request.post('/api/v1/web3/wallets', {
+      headers: { 'X-XSRF-TOKEN': csrf },
+      data: { address, signature },
+    });
+    expect(proven.status(), await proven.text()).toBe(201);
     await expect(page.getByTestId('balance-business')).toHaveText('$0.00');
     for (const path of ['/user/deposit-history', '/user/transfer', '/user/dashboard']) {
       await page.goto(path);

@@ -1,5 +1,6 @@
-import { verifyMessage } from 'viem';
-import { WEB3_MESSAGES, WEB3_PROOF_TTL_MS } from '../../../shared/web3.ts';
+import { getAddress, verifyMessage } from 'viem';
+import { createSiweMessage, parseSiweMessage, validateSiweMessage } from 'viem/siwe';
+import { WEB3_CHAIN_ID, WEB3_MESSAGES, WEB3_PROOF_TTL_MS } from '../../../shared/web3.ts';
 import type { Web3Challenge, Web3ProofRequest, Web3Wallet } from '../../../shared/web3-wallets.ts';
 import type { Db } from '../../db/database.ts';
 import { newId } from '../../db/ids.ts';
@@ -8,30 +9,43 @@ import type { SessionUser } from '../../http/session.ts';
 import { findUserById } from '../users/users.repository.ts';
 
 // A member proves a wallet address is theirs by signing, with that wallet, a single-use message the
-// server issued (personal_sign, EIP-191), checked with viem. A transfer sent from a proven address is
-// then credited by itself (web3.service.ts apply()), as one from the saved BEP20 address is: the hash
-// of a transfer is public, a signature by the sender's key is not. One member per address, so two
-// members can never both claim the transfers from one wallet.
+// server issued (personal_sign), checked with viem. A transfer sent from a proven address is then
+// credited by itself (web3.service.ts apply()): the hash of a transfer is public, a signature by the
+// sender's key is not. One member per address, so two members can never both claim the transfers from
+// one wallet. The message is Sign-In with Ethereum (EIP-4361): it names our domain (from PUBLIC_URL,
+// never the request's Host, which a relaying site could set), URI, chain, a nonce and its expiry, so a
+// wallet can warn when a site other than ours asks for it.
+
+/** Where the message says it comes from: PUBLIC_URL's authority and the URL itself. */
+export type ProofOrigin = { domain: string; uri: string };
+export const proofOriginOf = (publicUrl: string): ProofOrigin => ({
+  domain: new URL(publicUrl).host,
+  uri: publicUrl,
+});
 
 /** POST /web3/wallets/challenge: the message to sign, valid WEB3_PROOF_TTL_MS and once. */
 export async function issueChallenge(
   db: Db,
   asker: SessionUser,
   input: { address: string },
+  origin: ProofOrigin,
 ): Promise<Web3Challenge> {
   const member = await findUserById(db, asker.user.id);
   const now = new Date();
   const id = newId();
-  const expiresAt = new Date(now.getTime() + WEB3_PROOF_TTL_MS).toISOString();
-  const message = [
-    'Sign to prove this wallet is yours for your member account.',
-    'Signing costs nothing and moves no money.',
-    '',
-    `Member: ${member?.username ?? asker.user.id}`,
-    `Address: ${input.address}`,
-    `Nonce: ${id}`,
-    `Issued at: ${now.toISOString()}`,
-  ].join('\n');
+  const expiresAt = new Date(now.getTime() + WEB3_PROOF_TTL_MS);
+  const message = createSiweMessage({
+    domain: origin.domain,
+    uri: origin.uri,
+    address: getAddress(input.address),
+    chainId: WEB3_CHAIN_ID,
+    // EIP-4361 nonces are letters and digits: the row id without its dashes (122 random bits or so).
+    nonce: id.replaceAll('-', ''),
+    version: '1',
+    issuedAt: now,
+    expirationTime: expiresAt,
+    statement: `Prove this wallet is yours for member ${member?.username ?? asker.user.id}. Signing costs nothing and moves no money.`,
+  });
   await db
     .insertInto('web3_wallet_challenges')
     .values({
@@ -39,15 +53,21 @@ export async function issueChallenge(
       user_id: asker.user.id,
       address: input.address,
       message,
-      expires_at: expiresAt,
+      expires_at: expiresAt.toISOString(),
       used_at: null,
       created_at: now.toISOString(),
     })
     .execute();
-  return { message, expires_at: expiresAt };
+  return { message, expires_at: expiresAt.toISOString() };
 }
 
-async function signedChallenge(db: Db, asker: SessionUser, input: Web3ProofRequest, now: string) {
+async function signedChallenge(
+  db: Db,
+  asker: SessionUser,
+  input: Web3ProofRequest,
+  now: string,
+  origin: ProofOrigin,
+) {
   const open = await db
     .selectFrom('web3_wallet_challenges')
     .select(['id', 'message'])
@@ -60,6 +80,17 @@ async function signedChallenge(db: Db, asker: SessionUser, input: Web3ProofReque
     .execute();
   if (open.length === 0) return { kind: 'none' as const };
   for (const challenge of open) {
+    // The stored message is ours, but it is read back as a wallet would: for our domain, this address,
+    // its own nonce, and not expired.
+    const fields = parseSiweMessage(challenge.message);
+    const current = validateSiweMessage({
+      message: fields,
+      address: getAddress(input.address),
+      domain: origin.domain,
+      nonce: challenge.id.replaceAll('-', ''),
+      time: new Date(now),
+    });
+    if (!current || fields.chainId !== WEB3_CHAIN_ID) continue;
     const valid = await verifyMessage({
       address: input.address as `0x${string}`,
       message: challenge.message,
@@ -75,10 +106,11 @@ export async function proveWallet(
   db: Db,
   asker: SessionUser,
   input: Web3ProofRequest,
+  origin: ProofOrigin,
 ): Promise<{ statusCode: 200 | 201; body: { message: string; wallet: Web3Wallet } }> {
   const now = new Date().toISOString();
   // The signature is checked before any write: it reads no database state but the message.
-  const found = await signedChallenge(db, asker, input, now);
+  const found = await signedChallenge(db, asker, input, now, origin);
   if (found.kind === 'none') throw badRequest([{ field: 'signature', message: WEB3_MESSAGES.proofExpired }]);
   if (found.kind === 'invalid')
     throw badRequest([{ field: 'signature', message: WEB3_MESSAGES.proofInvalid }]);

@@ -22,7 +22,7 @@ import {
 } from '../../../shared/web3-wallets.ts';
 import type { Db } from '../../db/database.ts';
 import { defineRoute, idempotencyKeyOf } from '../../http/route.ts';
-import { issueChallenge, myWallets, proveWallet } from './wallet-proof.ts';
+import { issueChallenge, myWallets, proofOriginOf, proveWallet } from './wallet-proof.ts';
 import {
   adminSettings,
   approveDeposit,
@@ -45,7 +45,11 @@ const errors = {
   409: errorBodySchema,
 };
 
-export function registerWeb3Routes(app: FastifyInstance, { db, web3 }: { db: Db; web3: Web3Context }): void {
+export function registerWeb3Routes(
+  app: FastifyInstance,
+  { db, web3, publicUrl }: { db: Db; web3: Web3Context; publicUrl: string },
+): void {
+  const origin = proofOriginOf(publicUrl);
   defineRoute(app, {
     method: 'GET',
     url: '/web3/config',
@@ -152,12 +156,13 @@ export function registerWeb3Routes(app: FastifyInstance, { db, web3 }: { db: Db;
     method: 'POST',
     url: '/web3/wallets/challenge',
     summary:
-      'A message for the member to sign with a wallet (personal_sign) to prove the address is theirs; valid 10 minutes, once. Moves no money',
+      'A Sign-In with Ethereum (EIP-4361) message for the member to sign with a wallet (personal_sign) to prove the address is theirs: our domain and URI (PUBLIC_URL), chain 56, a nonce and its expiry; valid 10 minutes, once. Moves no money',
     tags: ['web3'],
     access: 'member',
     body: web3ChallengeRequestSchema,
     responses: { 201: web3ChallengeSchema, 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema },
-    handler: async ({ body, user, reply }) => reply.status(201).send(await issueChallenge(db, user, body)),
+    handler: async ({ body, user, reply }) =>
+      reply.status(201).send(await issueChallenge(db, user, body, origin)),
   });
 
   defineRoute(app, {
@@ -170,7 +175,7 @@ export function registerWeb3Routes(app: FastifyInstance, { db, web3 }: { db: Db;
     body: web3ProofRequestSchema,
     responses: { 200: web3ProofResultSchema, 201: web3ProofResultSchema, ...errors },
     handler: async ({ body, user, reply }) => {
-      const outcome = await proveWallet(db, user, body);
+      const outcome = await proveWallet(db, user, body, origin);
       return reply.status(outcome.statusCode).send(outcome.body);
     },
   });
