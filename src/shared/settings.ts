@@ -136,6 +136,28 @@ export const SETTING_DEFS = {
     unit: 'hours',
     help: 'How long an admin stays signed in before signing in again; applies to sign-ins after the change.',
   },
+  member_idle_seconds: {
+    kind: 'seconds',
+    group: 'accounts',
+    default: 2 * HOUR,
+    min: 5 * MINUTE,
+    max: 90 * 24 * HOUR,
+    shownIn: 'minutes',
+    label: 'Member idle sign-out',
+    unit: 'minutes',
+    help: 'A member signed in but unused for this long is signed out, before the sign-in lifetime ends; applies to sign-ins after the change.',
+  },
+  admin_idle_seconds: {
+    kind: 'seconds',
+    group: 'accounts',
+    default: 30 * MINUTE,
+    min: 5 * MINUTE,
+    max: 24 * HOUR,
+    shownIn: 'minutes',
+    label: 'Admin idle sign-out',
+    unit: 'minutes',
+    help: 'An admin signed in but unused for this long is signed out, before the sign-in lifetime ends; applies to sign-ins after the change.',
+  },
   site_name: {
     kind: 'text',
     group: 'site',
@@ -273,6 +295,8 @@ export const settingsSchema = v.object({
   otp_lifetime_seconds: v.number(),
   member_session_seconds: v.number(),
   admin_session_seconds: v.number(),
+  member_idle_seconds: v.number(),
+  admin_idle_seconds: v.number(),
   site_name: v.string(),
   support_email: v.string(),
   admin_two_factor_required: v.boolean(),
@@ -292,6 +316,8 @@ export const settingsUpdateSchema = v.pipe(
       otp_lifetime_seconds: v.optional(secondsSetting('otp_lifetime_seconds')),
       member_session_seconds: v.optional(secondsSetting('member_session_seconds')),
       admin_session_seconds: v.optional(secondsSetting('admin_session_seconds')),
+      member_idle_seconds: v.optional(secondsSetting('member_idle_seconds')),
+      admin_idle_seconds: v.optional(secondsSetting('admin_idle_seconds')),
       site_name: v.optional(textSetting('site_name')),
       support_email: v.optional(textSetting('support_email')),
       admin_two_factor_required: v.optional(v.boolean(SETTINGS_MESSAGES.booleanValue)),
@@ -319,6 +345,8 @@ export type SettingRules = {
   otpLifetimeMs: number;
   memberSessionMs: number;
   adminSessionMs: number;
+  memberIdleMs: number;
+  adminIdleMs: number;
   siteName: string;
   supportEmail: string;
   adminTwoFactorRequired: boolean;
@@ -338,6 +366,8 @@ export function settingRules(settings: Settings): SettingRules {
     otpLifetimeMs: settings.otp_lifetime_seconds * 1000,
     memberSessionMs: settings.member_session_seconds * 1000,
     adminSessionMs: settings.admin_session_seconds * 1000,
+    memberIdleMs: settings.member_idle_seconds * 1000,
+    adminIdleMs: settings.admin_idle_seconds * 1000,
     siteName: settings.site_name,
     supportEmail: settings.support_email,
     adminTwoFactorRequired: settings.admin_two_factor_required,

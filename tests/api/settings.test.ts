@@ -55,6 +55,8 @@ describe('reading and changing settings', () => {
         otp_lifetime_seconds: 900,
         member_session_seconds: 86_400,
         admin_session_seconds: 28_800,
+        member_idle_seconds: 7200,
+        admin_idle_seconds: 1800,
         site_name: 'Member Platform',
         support_email: '',
         admin_two_factor_required: false,

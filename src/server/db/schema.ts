@@ -45,6 +45,10 @@ export type SessionTable = {
   expires_at: string;
   ip: string | null;
   user_agent: string | null;
+  /** When a call last used it, written at most once a minute (docs/rules.md "Settings"). */
+  last_seen_at: string;
+  /** The idle timeout in force at sign-in: unused for longer, the session is over. */
+  idle_seconds: number;
 };
 
 export type RateLimitTable = {

@@ -24,6 +24,8 @@ import {
   deleteSessionsOfUser,
   findUnexpiredSession,
   insertSession,
+  isIdleOver,
+  touchSession,
 } from './sessions.repository.ts';
 
 const MINUTE = 60_000;
@@ -115,6 +117,8 @@ export async function startSession(
     expires_at: expiresAt,
     ip: ctx.ip,
     user_agent: ctx.userAgent?.slice(0, 300) ?? null,
+    last_seen_at: now.toISOString(),
+    idle_seconds: (role === 'admin' ? rules.adminIdleMs : rules.memberIdleMs) / 1000,
   });
   await setLastLogin(db, user.id, now.toISOString());
   return { user: { ...user, last_login: now.toISOString() }, token, sessionId, expiresAt };
@@ -122,15 +126,33 @@ export async function startSession(
 
 export const signOut = (db: Db, sessionId: string) => deleteSession(db, sessionId);
 
-/** Who a session cookie belongs to. A blocked member's sessions end here, all of them, for good. */
+/**
+ * The last-seen time is written at most this often: every signed-in call reads the session, and a write
+ * on each (through SQLite's one writer, or a PostgreSQL row update) would make every read a write. A
+ * session can so end up to this much before its idle timeout after its last call.
+ */
+export const LAST_SEEN_WRITE_MS = 60_000;
+
+/**
+ * Who a session cookie belongs to. A blocked member's sessions end here, all of them, for good; a
+ * session unused for longer than its idle timeout ends here too. A call renews the last-seen time.
+ */
 export async function resolveSession(db: Db, sessionId: string, now = new Date()) {
-  const found = await findUnexpiredSession(db, sessionId, now.toISOString());
+  const nowIso = now.toISOString();
+  const found = await findUnexpiredSession(db, sessionId, nowIso);
   if (!found) return undefined;
   if (found.user.status === 'block') {
     await deleteSessionsOfUser(db, found.user.id);
     return undefined;
   }
-  return found;
+  const nowMs = now.getTime();
+  if (isIdleOver(found.lastSeenAt, found.idleSeconds, nowMs)) {
+    await deleteSession(db, sessionId);
+    return undefined;
+  }
+  if (nowMs - Date.parse(found.lastSeenAt) >= LAST_SEEN_WRITE_MS)
+    await touchSession(db, sessionId, found.lastSeenAt, nowIso);
+  return { sessionId: found.sessionId, expiresAt: found.expiresAt, user: found.user };
 }
 
 export async function register(db: Db, input: RegisterInput, ctx: RequestContext): Promise<UserTable> {
