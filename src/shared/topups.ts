@@ -121,10 +121,24 @@ export const CODE_MESSAGES = {
   used: 'This activation code has already been used',
   redeemed: 'Activation code redeemed',
   codeNotFound: 'No activation code with this id',
+  fundingInvalid: 'funding is promotional or paid',
 } as const;
+
+/**
+ * Who paid a code's principal: `promotional` (the platform: the investment earns, but its principal is
+ * never paid out in cash; the default, and what every code made before this choice is) or `paid` (the
+ * member paid for the code outside the platform: the principal is withdrawable once matured).
+ */
+export const CODE_FUNDINGS = ['promotional', 'paid'] as const;
+export type CodeFunding = (typeof CODE_FUNDINGS)[number];
+export const CODE_FUNDING_LABELS: Record<CodeFunding, string> = {
+  promotional: 'Promotional (principal not withdrawable)',
+  paid: 'Paid (principal withdrawable)',
+};
 
 export const codeBatchSchema = v.object({
   plan_id: requiredId(TOPUP_MESSAGES.planRequired),
+  funding: v.optional(v.picklist(CODE_FUNDINGS, CODE_MESSAGES.fundingInvalid), 'promotional'),
   amount: amountSchema,
   count: v.pipe(
     v.number(CODE_MESSAGES.countInvalid),
@@ -152,6 +166,7 @@ export const activationCodeSchema = v.object({
   plan_id: v.string(),
   plan_name: v.string(),
   amount: v.string(),
+  funding: v.picklist(CODE_FUNDINGS),
   status: v.picklist(['unused', 'used']),
   created_at: v.string(),
   used_by: v.nullable(v.string()),

@@ -67,6 +67,8 @@ export const WITHDRAWAL_MESSAGES = {
   roiTooMuch: (left: string) => `This investment has $${left} of ROI income left to withdraw`,
   notMatured: 'This investment is still earning: its principal can be withdrawn after its last ROI day',
   principalTaken: 'The principal of this investment has already been withdrawn or requested',
+  principalPromotional:
+    'This investment was paid by a promotional activation code: it earns ROI, but its principal cannot be withdrawn',
   planNotFound: 'Choose an active plan for the new investment',
   notFound: 'No withdrawal request with this id',
   notPending: 'This withdrawal request has already been decided',
@@ -228,6 +230,8 @@ export const withdrawalOptionsSchema = v.object({
       roi_end_date: v.string(),
       matured: v.boolean(),
       principal_withdrawable: v.boolean(),
+      /** Paid by a promotional activation code: its principal is never paid out in cash. */
+      promotional: v.boolean(),
     }),
   ),
   plans: v.array(
@@ -271,6 +275,9 @@ export const WITHDRAWAL_TEXT = {
     `${plan}, ${amount}, last ROI day ${ends}`,
   roiLeft: 'ROI income left to withdraw',
   noRoi: 'None of your investments has ROI income left to withdraw.',
+  /** The member's investments paid by a promotional activation code, on the principal screen. */
+  promotionalPrincipal: (investments: string) =>
+    `Paid by a promotional activation code, so their principal cannot be withdrawn (they earn ROI as any other): ${investments}.`,
   noPrincipal:
     'No investment of yours has finished earning with its principal still in it: a principal can be withdrawn after its last ROI day.',
   plan: 'Plan for the new investment',

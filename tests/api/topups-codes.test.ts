@@ -68,6 +68,7 @@ describe('POST /codes, GET /codes and /codes/{id}', () => {
       plan_id: plan.id,
       plan_name: 'Code plan',
       amount: '25.50',
+      funding: 'promotional',
       status: 'unused',
       created_at: expect.any(String),
       used_by: null,
@@ -111,6 +112,9 @@ describe('POST /codes, GET /codes and /codes/{id}', () => {
       expect(res.status, String(count)).toBe(400);
       expect(res.body.errors[0]).toEqual({ field: 'count', message: CODE_MESSAGES.countInvalid });
     }
+    const funding = await admin.post('/codes', { plan_id: plan.id, amount: '20', count: 1, funding: 'free' });
+    expect(funding.status).toBe(400);
+    expect(funding.body.errors[0]).toEqual({ field: 'funding', message: CODE_MESSAGES.fundingInvalid });
     const outside = await admin.post('/codes', { plan_id: plan.id, amount: '100.01', count: 1 });
     expect(outside.status).toBe(400);
     expect(outside.body.errors).toEqual([

@@ -1,8 +1,12 @@
+import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { backfillTeamTotals } from '../../src/server/db/migrations/0024-team-totals.ts';
 import { addDays } from '../../src/shared/dates.ts';
+import { monthBefore } from '../../src/shared/salary.ts';
 import { WITHDRAWAL_MESSAGES as M } from '../../src/shared/withdrawals.ts';
 import { type ApiClient, signedInAdminClient } from '../helpers/client.ts';
 import { backdate, createPlan, expectBooksBalanced, runDate, today } from '../helpers/income.ts';
+import { moveIntoMonth } from '../helpers/salary.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { startSmtp, type TestSmtp } from '../helpers/smtp.ts';
 import { accountCents, credit, type Payee, payee, TX_HASH, withdrawalCode } from '../helpers/withdrawals.ts';
@@ -120,6 +124,136 @@ describe('Principal withdrawal', () => {
     const again = await p.client.post(url, { otp: await withdrawalCode(smtp, p), topup_id: old }, p.from);
     expect(again.status).toBe(422);
     expect(again.body.message).toBe(M.principalTaken);
+    await expectBooksBalanced(admin);
+  });
+});
+
+describe('Principal withdrawal and team business', () => {
+  it('takes the principal out of every team above at the request, back on a rejection or cancel; claimed rewards stay', async () => {
+    const sponsor = await payee(server, admin, smtp);
+    const { refferal_code } = await server.db
+      .selectFrom('users')
+      .select('refferal_code')
+      .where('id', '=', sponsor.id)
+      .executeTakeFirstOrThrow();
+    const p = await payee(server, admin, smtp, { sponsorCode: refferal_code });
+    const rung = await admin.post('/rewards', {
+      rank: 'Principal rung',
+      business_needed: '1000',
+      amount: '5',
+    });
+    expect(rung.status, rung.text).toBe(201);
+    const tier = { name: 'Principal tier', min_business: '1000', min_active_directs: 1, amount: '1' };
+    expect((await admin.post('/salary/tiers', tier)).status).toBe(201);
+    // Bought last month (so not new business this month), ended since.
+    const planId = await createPlan(admin, { roi_percent: '1', duration_days: 2 });
+    await credit(admin, p.id, '1000', 'business');
+    const bought = await p.client.post('/topup/add', { plan_id: planId, amount: '1000' });
+    expect(bought.status, bought.text).toBe(201);
+    const topupId = bought.body.topup.id;
+    await moveIntoMonth(server, topupId, monthBefore(new Date()));
+
+    const ladder = async () => (await sponsor.client.get(`/rewards/user/claim/${sponsor.id}`)).body;
+    const figures = async () => {
+      const tree = (await admin.get(`/referral/full/${sponsor.id}?depth=1`)).body.tree;
+      return [tree.team_business, tree.children[0].investment];
+    };
+    const qualifying = async () => (await admin.get('/salary/today-stats')).body.qualifying_members;
+    expect((await ladder()).team_business).toBe('1000.00');
+    const claim = await sponsor.client.post(`/rewards/user/claim/${sponsor.id}`, {
+      reward_id: rung.body.reward.id,
+    });
+    expect(claim.status, claim.text).toBe(201);
+    expect(await qualifying()).toBe(0);
+
+    const url = '/withdrawalrequest/add/principle';
+    const ask = async () => {
+      const res = await p.client.post(url, { otp: await withdrawalCode(smtp, p), topup_id: topupId }, p.from);
+      expect(res.status, res.text).toBe(201);
+      return res.body.withdrawal.id as string;
+    };
+    // Requested: out of the member's investment and the sponsor's team business at once.
+    const cancelled = await ask();
+    expect(await figures()).toEqual(['0.00', '0.00']);
+    expect((await p.client.request('DELETE', `/withdrawalrequest/${cancelled}`)).status).toBe(200);
+    expect(await figures()).toEqual(['1000.00', '1000.00']);
+    const rejected = await ask();
+    expect(await figures()).toEqual(['0.00', '0.00']);
+    const decision = { amount: '1000', user_id: p.id };
+    const reject = { ...decision, status: 'rejected', reason: 'Not this time' };
+    expect((await admin.put(`/withdrawalrequest/update/principle/${rejected}`, reject)).status).toBe(200);
+    expect(await figures()).toEqual(['1000.00', '1000.00']);
+    const paid = await ask();
+    const approve = { ...decision, status: 'approved', tx_hash: TX_HASH };
+    expect((await admin.put(`/withdrawalrequest/update/principle/${paid}`, approve)).status).toBe(200);
+    expect(await figures()).toEqual(['0.00', '0.00']);
+    // The rung claimed with that business stays claimed.
+    const after = await ladder();
+    expect(after.team_business).toBe('0.00');
+    expect(after.rewards.find((r: { rank: string }) => r.rank === 'Principal rung')).toMatchObject({
+      reached: false,
+      claimed: true,
+    });
+
+    // The same dollars invested again count once, and are no new business this month (1,000.00 in,
+    // 1,000.00 of principal out): no salary tier.
+    await credit(admin, p.id, '1000', 'business');
+    expect((await p.client.post('/topup/add', { plan_id: planId, amount: '1000' })).status).toBe(201);
+    expect(await figures()).toEqual(['1000.00', '1000.00']);
+    expect(await qualifying()).toBe(0);
+
+    // The running totals equal what the backfill (migrations 0024 and 0033) computes from the data.
+    const snapshot = () => server.db.selectFrom('team_totals').selectAll().orderBy('user_id').execute();
+    const kept = await snapshot();
+    await server.db.deleteFrom('team_totals').execute();
+    await backfillTeamTotals(server.db as unknown as Kysely<unknown>);
+    const computed = await snapshot();
+    const plain = (rows: typeof kept) =>
+      rows.map((r) => [
+        r.user_id,
+        Number(r.invested_cents),
+        Number(r.team_business_cents),
+        Number(r.team_size),
+      ]);
+    expect(plain(computed)).toEqual(plain(kept));
+    await expectBooksBalanced(admin);
+  });
+});
+
+describe('Principal of an investment paid by an activation code', () => {
+  it('is never paid out for a promotional code (the default), and is for a paid one', async () => {
+    const p = await payee(server, admin, smtp);
+    const planId = await createPlan(admin, { roi_percent: '1', duration_days: 2 });
+    const redeemed = async (funding?: string) => {
+      const body = { plan_id: planId, amount: '100', count: 1, ...(funding ? { funding } : {}) };
+      const made = await admin.post('/codes', body);
+      expect(made.status, made.text).toBe(201);
+      expect(made.body.codes[0].funding).toBe(funding ?? 'promotional');
+      const res = await p.client.post('/codes/redeem', { code: made.body.codes[0].code });
+      expect(res.status, res.text).toBe(201);
+      await backdate(server, res.body.topup.id, 4); // ended two days ago
+      return res.body.topup.id as string;
+    };
+    const promotional = await redeemed();
+    const paid = await redeemed('paid');
+    const options = (await p.client.get('/withdrawalrequest/options')).body.investments;
+    const shown = (id: string) => options.find((i: { topup_id: string }) => i.topup_id === id);
+    expect(shown(promotional)).toMatchObject({
+      matured: true,
+      promotional: true,
+      principal_withdrawable: false,
+    });
+    expect(shown(paid)).toMatchObject({ matured: true, promotional: false, principal_withdrawable: true });
+
+    const url = '/withdrawalrequest/add/principle';
+    const otp = await withdrawalCode(smtp, p);
+    const refused = await p.client.post(url, { otp, topup_id: promotional }, p.from);
+    expect(refused.status).toBe(422);
+    expect(refused.body.message).toBe(M.principalPromotional);
+    expect(await cents(`${p.id}:invested`)).toEqual({ balance: 20_000, held: 0, available: 20_000 });
+    const res = await p.client.post(url, { otp, topup_id: paid }, p.from);
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.withdrawal).toMatchObject({ kind: 'principal', amount: '100.00', topup_id: paid });
     await expectBooksBalanced(admin);
   });
 });

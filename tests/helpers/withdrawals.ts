@@ -42,10 +42,11 @@ export async function payee(
     working,
     verified = true,
     address = true,
-  }: { working?: string; verified?: boolean; address?: boolean } = {},
+    sponsorCode,
+  }: { working?: string; verified?: boolean; address?: boolean; sponsorCode?: string } = {},
 ): Promise<Payee> {
   const from = nextAddress();
-  const body = newMember();
+  const body = newMember(sponsorCode ? { reffer_by: sponsorCode } : {});
   const client = new ApiClient(server.baseUrl);
   expect((await client.post('/auth/register', body, from)).status).toBe(201);
   const signedIn = await client.post('/auth/signin', { email: body.email, password: body.password }, from);

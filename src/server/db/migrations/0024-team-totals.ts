@@ -31,7 +31,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
 }
 
-/** Fills team_totals from users and topups, for every user; the bench uses it after a bulk load. */
+/**
+ * Fills team_totals from users, topups and principal withdrawals, for every user; the bench uses it
+ * after a bulk load, and migration 0033 to take withdrawn principal out. A principal withdrawal that is
+ * pending or paid no longer counts as an investment (docs/rules.md "Team figures").
+ */
 export async function backfillTeamTotals(db: Kysely<unknown>): Promise<void> {
   await sql`insert into team_totals (user_id, invested_cents, team_size, team_business_cents, direct_count)
     with recursive closure(anc, id, dist) as (
@@ -40,7 +44,14 @@ export async function backfillTeamTotals(db: Kysely<unknown>): Promise<void> {
       select c.anc, u.id, c.dist + 1 from users u join closure c on u.sponsor_id = c.id
       where u.role || '' = 'user' and c.dist < 10000
     ),
-    invested as (select user_id, sum(amount_cents) as cents from topups group by user_id)
+    invested as (
+      select user_id, sum(cents) as cents from (
+        select user_id, amount_cents as cents from topups
+        union all
+        select user_id, -amount_cents from withdrawals
+        where kind = 'principal' and status in ('pending', 'approved')
+      ) moves group by user_id
+    )
     select c.anc,
       coalesce(sum(case when c.dist = 0 then i.cents else 0 end), 0),
       count(*) - 1,

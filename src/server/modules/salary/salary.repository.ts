@@ -63,7 +63,9 @@ export type Candidate = {
 
 /**
  * Every member whose downline (all levels, members only, as team.repository.ts counts team business)
- * invested in [fromIso, toIso), with that new business and their active direct members: directs the
+ * invested in [fromIso, toIso), less the principal it asked to withdraw in it (pending or paid; the
+ * same dollars withdrawn and invested again are no new business), with that new business (below its
+ * minimum when the month took out more than it brought) and their active direct members: directs the
  * team shows as active who had an investment made before `toIso`. The walk goes up from each
  * investor, so it visits only the month's investors' upline. Blocked members are not candidates (no
  * salary, as for level income); their downline's business still counts for the members above them.
@@ -82,8 +84,14 @@ export async function candidates(
     business: string | number;
     directs: string | number | null;
   }>`with recursive fresh as (
-      select user_id, sum(amount_cents) as cents from topups
-      where created_at >= ${fromIso} and created_at < ${toIso} group by user_id
+      select user_id, sum(cents) as cents from (
+        select user_id, amount_cents as cents from topups
+        where created_at >= ${fromIso} and created_at < ${toIso}
+        union all
+        select user_id, -amount_cents from withdrawals
+        where kind = 'principal' and status in ('pending', 'approved')
+          and created_at >= ${fromIso} and created_at < ${toIso}
+      ) moves group by user_id
     ),
     up(id, cents, dist) as (
       select u.sponsor_id, f.cents, 1 from fresh f join users u on u.id = f.user_id

@@ -84,6 +84,21 @@ export async function teamTotalsOnInvestment(trx: Db, userId: string, cents: num
 }
 
 /**
+ * A principal withdrawal of `cents` requested by `userId` (same transaction as its hold): the principal
+ * is on its way out, so it no longer counts as their investment nor in any team above them; otherwise
+ * the same dollars could be withdrawn and invested again to climb the reward ladder twice. Lowered at
+ * the request, not at payout: a reward claimed while the request waits cannot count money leaving.
+ */
+export async function teamTotalsOnPrincipalOut(trx: Db, userId: string, cents: number): Promise<void> {
+  await teamTotalsOnInvestment(trx, userId, -cents);
+}
+
+/** A principal withdrawal rejected or cancelled (same transaction as its hold is voided): the principal counts again. */
+export async function teamTotalsOnPrincipalBack(trx: Db, userId: string, cents: number): Promise<void> {
+  await teamTotalsOnInvestment(trx, userId, cents);
+}
+
+/**
  * A user about to be erased (before their users row goes, same transaction): their row goes, and they
  * and their team, with what those invested, are taken off every team above them.
  */

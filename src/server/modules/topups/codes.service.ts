@@ -47,6 +47,7 @@ function toCode(row: CodeRow): ActivationCode {
     plan_id: row.plan_id,
     plan_name: row.plan_name,
     amount: formatCents(Number(row.amount_cents)),
+    funding: row.funding,
     status: row.used_by ? 'used' : 'unused',
     created_at: row.created_at,
     used_by: row.used_by,
@@ -70,6 +71,7 @@ export async function createCodes(db: Db, asker: SessionUser, input: CodeBatchIn
       batch_id: batchId,
       plan_id: plan.id,
       amount_cents: input.amount,
+      funding: input.funding,
       created_by: asker.user.id,
       created_at: now,
       used_by: null,
@@ -82,7 +84,12 @@ export async function createCodes(db: Db, asker: SessionUser, input: CodeBatchIn
       action: 'codes.create',
       targetType: 'code_batch',
       targetId: batchId,
-      after: { plan_id: plan.id, amount: formatCents(input.amount), count: input.count },
+      after: {
+        plan_id: plan.id,
+        amount: formatCents(input.amount),
+        count: input.count,
+        funding: input.funding,
+      },
     });
     return codes.map((c) => ({ ...c, plan_name: plan.name, used_by_name: null, used_by_email: null }));
   });

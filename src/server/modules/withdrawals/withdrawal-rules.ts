@@ -9,3 +9,6 @@ export const matured = (inv: MemberInvestment, now: Date) =>
 /** The ROI it has paid that no pending or approved ROI request has taken yet. */
 export const roiLeftCents = (inv: MemberInvestment) =>
   Number(inv.roi_paid_cents) - Number(inv.roi_withdrawn_cents ?? 0);
+
+/** Paid by a promotional activation code: the platform gave the principal, so it is never paid out. */
+export const promotional = (inv: MemberInvestment) => Number(inv.promotional) === 1;

@@ -12,7 +12,7 @@ import { readRules } from '../settings/settings.service.ts';
 import { findUserById } from '../users/users.repository.ts';
 import { PLATFORM } from '../wallets/ledger.service.ts';
 import { walletBalance } from '../wallets/wallets.service.ts';
-import { matured, roiLeftCents } from './withdrawal-rules.ts';
+import { matured, promotional, roiLeftCents } from './withdrawal-rules.ts';
 import {
   addressUsableFrom,
   approvedTotal,
@@ -99,7 +99,9 @@ export async function withdrawalOptions(
       roi_withdrawable: formatCents(Math.max(roiLeftCents(inv), 0)),
       roi_end_date: inv.roi_end_date,
       matured: matured(inv, now),
-      principal_withdrawable: matured(inv, now) && Number(inv.principal_taken ?? 0) === 0,
+      principal_withdrawable:
+        matured(inv, now) && Number(inv.principal_taken ?? 0) === 0 && !promotional(inv),
+      promotional: promotional(inv),
     })),
     plans: plans.map((p) => ({
       id: p.id,

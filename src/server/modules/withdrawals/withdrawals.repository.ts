@@ -120,6 +120,7 @@ export type MemberInvestment = {
   plan_name: string;
   roi_withdrawn_cents: number | string | null;
   principal_taken: number | string | null;
+  promotional: number | string;
 };
 
 /** A member's investments with what has been withdrawn of each (for the options and the checks). */
@@ -139,6 +140,9 @@ export async function investmentsOf(db: Db, userId: string, topupId?: string): P
         and w.kind = 'roi' and w.status in ('pending', 'approved'))`.as('roi_withdrawn_cents'),
       sql<string | number | null>`(select count(*) from withdrawals w where w.topup_id = t.id
         and w.kind = 'principal' and w.status in ('pending', 'approved'))`.as('principal_taken'),
+      // Paid by a code not recorded as paid for (a code's row links its investment when redeemed).
+      sql<number | string>`case when t.type = 'code' and not exists (select 1 from activation_codes c
+        where c.topup_id = t.id and c.funding = 'paid') then 1 else 0 end`.as('promotional'),
     ])
     .where('t.user_id', '=', userId);
   if (topupId) query = query.where('t.id', '=', topupId);

@@ -21,6 +21,7 @@ import { type Outcome, replayOf, runOnce } from '../idempotency/idempotency.serv
 import { notifyMembers } from '../notifications/notifications.service.ts';
 import { findPlan } from '../plans/plans.repository.ts';
 import { readRules } from '../settings/settings.service.ts';
+import { teamTotalsOnPrincipalBack, teamTotalsOnPrincipalOut } from '../team/team-totals.repository.ts';
 import { findParty } from '../topups/topups.repository.ts';
 import { checkPlan, invest } from '../topups/topups.service.ts';
 import { findUserById } from '../users/users.repository.ts';
@@ -35,7 +36,7 @@ import {
   settlePending,
   walletAccountId,
 } from '../wallets/ledger.service.ts';
-import { matured, roiLeftCents } from './withdrawal-rules.ts';
+import { matured, promotional, roiLeftCents } from './withdrawal-rules.ts';
 import {
   addressUsableFrom,
   changePendingAmount,
@@ -137,6 +138,7 @@ async function amountOf(
 ): Promise<number> {
   if (ask.kind === 'principal') {
     const investment = await ownInvestment(db, userId, ask.topupId);
+    if (promotional(investment)) throw new AppError(422, M.principalPromotional);
     if (!matured(investment, now)) throw new AppError(422, M.notMatured);
     if (Number(investment.principal_taken ?? 0) > 0) throw new AppError(422, M.principalTaken);
     return Number(investment.amount_cents);
@@ -306,6 +308,8 @@ export async function requestWithdrawal(
       refusalOfDuplicate(error, ask.kind);
     }
     const saved = await findWithdrawal(trx, row.id);
+    // Last: it locks the team rows up the sponsor chain (team-totals.repository.ts).
+    if (ask.kind === 'principal') await teamTotalsOnPrincipalOut(trx, userId, amountCents);
     return {
       statusCode: 201,
       body: {
@@ -398,6 +402,8 @@ export async function decideWithdrawal(
         after,
         reason,
       });
+      if (!approve && row.kind === 'principal')
+        await teamTotalsOnPrincipalBack(trx, row.user_id, Number(row.amount_cents));
       return {
         statusCode: 200,
         body: {
@@ -455,6 +461,7 @@ export async function cancelWithdrawal(
     if (!closed) throw conflict(M.notPending);
     await settleHolds(trx, row, 'void', asker.user.id);
     const after = toWithdrawal((await findWithdrawal(trx, id)) as WithdrawalRow);
+    if (row.kind === 'principal') await teamTotalsOnPrincipalBack(trx, row.user_id, Number(row.amount_cents));
     return { statusCode: 200, body: { message: M.cancelled, withdrawal: after } };
   });
 }
