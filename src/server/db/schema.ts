@@ -542,12 +542,12 @@ export type ActivationCodeTable = {
   used_by: string | null;
   used_at: string | null;
   topup_id: string | null;
+  /** Migration 0033: a promotional code's principal is never paid out; a paid one's is. */
+  funding: 'promotional' | 'paid';
 };
 
 /** One daily income run per UTC date; its row is the date's lock (RULES.md "Daily income"). */
 export type IncomeRunTable = {
-  /** Migration 0033: a promotional code's principal is never paid out; a paid one's is. */
-  funding: 'promotional' | 'paid';
   run_date: string;
   status: 'running' | 'completed' | 'failed';
   trigger: 'schedule' | 'admin';
