@@ -8,15 +8,17 @@ import {
 import { messageSchema } from '../../../shared/auth.ts';
 import { errorBodySchema } from '../../../shared/errors.ts';
 import type { Db } from '../../db/database.ts';
+import { registerAfterAnswer } from '../../http/after-answer.ts';
 import { defineRoute } from '../../http/route.ts';
 import { sendVerificationCode, verifyEmail } from './email-verification.service.ts';
-import { requestPasswordReset, resetPassword } from './password-reset.service.ts';
+import { countResetRequest, resetPassword, sendResetLink } from './password-reset.service.ts';
 
 export type AccountDeps = { db: Db; publicUrl: string };
 
 export function registerAccountRoutes(app: FastifyInstance, deps: AccountDeps): void {
   const { db } = deps;
   const errors = { 400: errorBodySchema, 429: errorBodySchema };
+  const afterAnswer = registerAfterAnswer(app);
 
   defineRoute(app, {
     method: 'POST',
@@ -27,8 +29,11 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountDeps): 
     access: 'public',
     body: forgotPasswordSchema,
     responses: { 200: messageSchema, ...errors },
-    handler: async ({ body, request }) => {
-      await requestPasswordReset(deps, body, request.ip);
+    handler: async ({ body, request, reply }) => {
+      await countResetRequest(db, body, request.ip);
+      // The look-up and a member's link wait until the answer has gone, so the time to answer is the
+      // same for a member's address and any other.
+      afterAnswer(reply, () => sendResetLink(deps, body.email));
       return { message: ACCOUNT.resetRequested };
     },
   });

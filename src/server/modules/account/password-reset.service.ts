@@ -19,8 +19,11 @@ import { readRules } from '../settings/settings.service.ts';
 import { findUserByEmail, findUserById } from '../users/users.repository.ts';
 import { findResetToken, replaceResetToken, setPasswordHash, useResetToken } from './account.repository.ts';
 
-// Forgotten passwords (issue 14, RULES.md "Accounts"): every address gets the same answer, after the
-// same limits; a member's address also gets a link with a random token, of which only the hash is kept.
+// Forgotten passwords (RULES.md "Accounts"): every address gets the same answer, after the
+// same limits, in the same time; a member's address also gets a link with a random token, of which only
+// the hash is kept. The answer waits for the limits only (the same writes for every address): looking
+// the address up and making a member's link (a token, its hash, the mail's outbox row) are done after
+// answering (sendResetLink), so the time to answer cannot tell a member's address from another.
 
 const MINUTE = 60_000;
 export const RESET_LIMITS = {
@@ -33,14 +36,15 @@ export const RESET_LIMITS = {
 
 export type ResetDeps = { db: Db; publicUrl: string };
 
-export async function requestPasswordReset(
-  { db, publicUrl }: ResetDeps,
-  input: ForgotPasswordInput,
-  ip: string,
-): Promise<void> {
+/** Before the answer, the same for every address: the limits, counted for unknown addresses too. */
+export async function countResetRequest(db: Db, input: ForgotPasswordInput, ip: string): Promise<void> {
   await consume(db, `forget:ip:${addressKey(ip)}`, RESET_LIMITS.forgetPerIp);
   await consume(db, `forget:email:${input.email}`, RESET_LIMITS.forgetPerEmail);
-  const user = await findUserByEmail(db, input.email);
+}
+
+/** After the answer: a link for an unblocked member's address (nothing for any other address). */
+export async function sendResetLink({ db, publicUrl }: ResetDeps, email: string): Promise<void> {
+  const user = await findUserByEmail(db, email);
   // Admins reset their password with the admin:create command; blocked members cannot sign in anyway.
   if (user?.role !== 'user' || user.status === 'block') return;
   // Past the member's own limit the mail is quietly not sent: a 429 here would tell who is a member.
