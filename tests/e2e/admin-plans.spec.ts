@@ -234,6 +234,9 @@ test('the admin creates 3 activation codes, sees them listed, and who used the o
   await batch.getByRole('button', { name: 'Create codes' }).click();
   await expect(batch.getByText(CODE_MESSAGES.countInvalid)).toBeVisible();
   await batch.getByLabel('Number of codes').fill('3');
+  // Promotional unless chosen: these are paid for, so their principal can be withdrawn.
+  await expect(batch.getByLabel('Principal')).toHaveValue('promotional');
+  await batch.getByLabel('Principal').selectOption('paid');
   await batch.getByRole('button', { name: 'Create codes' }).click();
   await expect(batch.getByTestId('banner-success')).toHaveText(CODE_MESSAGES.created);
 
@@ -253,7 +256,9 @@ test('the admin creates 3 activation codes, sees them listed, and who used the o
   for (const code of codes) {
     const row = table.locator(`tr[data-code="${code}"]`);
     await expect(row).toHaveCount(1);
-    expect(await cellTexts(row)).toEqual(expect.arrayContaining([code, planName, '$25.00', 'Unused']));
+    expect(await cellTexts(row)).toEqual(
+      expect.arrayContaining([code, planName, '$25.00', 'Paid', 'Unused']),
+    );
   }
 
   // A member redeems the first code through the API.

@@ -406,6 +406,18 @@ test('a member asks for the ROI of an investment and an admin turns it down on t
     movePurchaseTo(((await bought.json()) as { topup: { id: string } }).topup.id, date);
     const run = await admin.post('/api/v1/income/run', { headers: await csrfHeaders(admin), data: { date } });
     expect(run.status(), await run.text()).toBe(200);
+    // A promotional activation code (the default) redeemed, bought on the same date: matured too.
+    const codes = await admin.post('/api/v1/codes', {
+      headers: await csrfHeaders(admin),
+      data: { plan_id: plan.id, amount: '100.00', count: 1 },
+    });
+    expect(codes.status(), await codes.text()).toBe(201);
+    const redeemed = await ready.api.post('/api/v1/codes/redeem', {
+      headers: { ...(await csrfHeaders(ready.api)), 'Idempotency-Key': crypto.randomUUID() },
+      data: { code: ((await codes.json()) as { codes: { code: string }[] }).codes[0]?.code },
+    });
+    expect(redeemed.status(), await redeemed.text()).toBe(201);
+    movePurchaseTo(((await redeemed.json()) as { topup: { id: string } }).topup.id, date);
 
     const { member, api } = ready;
     await signInMember(page, member);
@@ -421,6 +433,11 @@ test('a member asks for the ROI of an investment and an admin turns it down on t
       await expect(page.getByTestId('figure-amount')).toHaveText('$500.00');
       await expect(page.getByTestId('figure-fee')).toHaveText('$25.00');
       await expect(page.getByTestId('figure-net')).toHaveText('$475.00');
+      // The code-paid one is named as not withdrawable, and is not offered.
+      await expect(page.getByTestId('principal-promotional')).toHaveText(
+        WITHDRAWAL_TEXT.promotionalPrincipal(`${planName} $100.00`),
+      );
+      await expect(page.getByLabel(WITHDRAWAL_TEXT.investment).locator('option')).toHaveCount(2);
     });
 
     await test.step('the member asks for the ROI with a mailed code', async () => {

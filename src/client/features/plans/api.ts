@@ -73,8 +73,12 @@ export const codeDetailQuery = (id: string) =>
     staleTime: 0,
   });
 
-export const createCodes = (body: { plan_id: string; amount: string; count: number | undefined }) =>
-  api<CodeBatchResult>('POST', '/codes', body);
+export const createCodes = (body: {
+  plan_id: string;
+  amount: string;
+  count: number | undefined;
+  funding: 'promotional' | 'paid';
+}) => api<CodeBatchResult>('POST', '/codes', body);
 
 export const refreshCodes = (queryClient: QueryClient) =>
   queryClient.invalidateQueries({ queryKey: ['codes'] });

@@ -3,7 +3,14 @@ import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { COPIED_LABEL_MS } from '../../../../shared/constants.ts';
 import { csvDocument } from '../../../../shared/csv.ts';
 import type { Plan } from '../../../../shared/plans.ts';
-import { type ActivationCode, codeBatchSchema, MAX_CODES_PER_BATCH } from '../../../../shared/topups.ts';
+import {
+  type ActivationCode,
+  CODE_FUNDING_LABELS,
+  CODE_FUNDINGS,
+  type CodeFunding,
+  codeBatchSchema,
+  MAX_CODES_PER_BATCH,
+} from '../../../../shared/topups.ts';
 import { formatDateTime, formatMoney } from '../../../lib/format.ts';
 import { useSchemaForm } from '../../../lib/use-schema-form.ts';
 import { BreakPoints } from '../../../ui/break-points.tsx';
@@ -54,6 +61,7 @@ function CodeBatchForm({ onCreated }: { onCreated: (codes: ActivationCode[]) => 
   const [planId, setPlanId] = useState('');
   const [amount, setAmount] = useState('');
   const [count, setCount] = useState('');
+  const [funding, setFunding] = useState<CodeFunding>('promotional');
   const { banner, success, error } = useAutoClearBanner();
   const { errors, busy, submit: submitWith } = useSchemaForm();
 
@@ -72,7 +80,12 @@ function CodeBatchForm({ onCreated }: { onCreated: (codes: ActivationCode[]) => 
   function submit(event: FormEvent) {
     event.preventDefault();
     const typed = count.trim();
-    const body = { plan_id: planId, amount: amount.trim(), count: typed === '' ? Number.NaN : Number(typed) };
+    const body = {
+      plan_id: planId,
+      amount: amount.trim(),
+      count: typed === '' ? Number.NaN : Number(typed),
+      funding,
+    };
     void submitWith(
       codeBatchSchema,
       body,
@@ -94,7 +107,8 @@ function CodeBatchForm({ onCreated }: { onCreated: (codes: ActivationCode[]) => 
       <h2 id="code-batch-title">Create activation codes</h2>
       <p className="muted">
         Each code is one investment in the chosen plan for that amount, paid by the platform when a member
-        redeems it. A code works once.
+        redeems it. A code works once. A promotional code's investment earns, but its principal is never paid
+        out; choose paid only when the member paid for the code.
       </p>
       <MessageBanner banner={banner} />
       {loading ? (
@@ -161,6 +175,20 @@ function CodeBatchForm({ onCreated }: { onCreated: (codes: ActivationCode[]) => 
             hint={`1 to ${MAX_CODES_PER_BATCH}`}
             disabled={busy}
           />
+          <SelectField
+            label="Principal"
+            name="funding"
+            value={funding}
+            onChange={(e) => setFunding(e.target.value as CodeFunding)}
+            error={errors.funding}
+            disabled={busy}
+          >
+            {CODE_FUNDINGS.map((f) => (
+              <option key={f} value={f}>
+                {CODE_FUNDING_LABELS[f]}
+              </option>
+            ))}
+          </SelectField>
           <div className="form-actions span-all">
             <button type="submit" className="button primary" disabled={busy}>
               {busy ? 'Creating...' : 'Create codes'}
@@ -253,6 +281,7 @@ function codeColumns(onOpen: (id: string) => void): DataColumn<ActivationCode>[]
     },
     { id: 'plan', header: 'Plan', cell: (c) => c.plan_name },
     { id: 'amount', header: 'Amount (USD)', cell: (c) => formatMoney(c.amount), className: 'num' },
+    { id: 'funding', header: 'Principal', cell: (c) => (c.funding === 'paid' ? 'Paid' : 'Promotional') },
     { id: 'status', header: 'Status', cell: (c) => <CodeStatus code={c} /> },
     {
       id: 'used_by',
@@ -342,6 +371,10 @@ function CodeDetail({ id }: { id: string }) {
       <div>
         <dt>Amount</dt>
         <dd>{formatMoney(c.amount)} USD</dd>
+      </div>
+      <div>
+        <dt>Principal</dt>
+        <dd>{CODE_FUNDING_LABELS[c.funding]}</dd>
       </div>
       <div>
         <dt>Status</dt>

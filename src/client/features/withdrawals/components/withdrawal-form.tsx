@@ -141,6 +141,7 @@ export function WithdrawalForm({
     setFields((current) => ({ ...current, [name]: e.target.value }));
 
   const investment = investments.find((i) => i.topup_id === fields.topup_id);
+  const promotional = options.investments.filter((i) => i.promotional);
   const plan = options.plans.find((p) => p.id === fields.plan_id);
   const amountText = kind === 'principal' ? (investment?.amount ?? '') : fields.amount;
   const figures = figuresOf(kind, amountText, options.fee_percent);
@@ -204,6 +205,13 @@ export function WithdrawalForm({
       <p className="notice" data-testid="withdrawal-rules">
         {withdrawalRulesText(kind, options)}
       </p>
+      {kind === 'principal' && promotional.length > 0 ? (
+        <p className="muted" data-testid="principal-promotional">
+          {WITHDRAWAL_TEXT.promotionalPrincipal(
+            promotional.map((i) => `${i.plan_name} ${formatMoney(i.amount)}`).join(', '),
+          )}
+        </p>
+      ) : null}
       {nothingToDrawOn ? (
         <p className="muted" data-testid="withdrawal-nothing">
           {nothingToDrawOn}
