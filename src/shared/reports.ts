@@ -160,26 +160,27 @@ export const REPORTS: Record<ReportId, ReportDefinition> = {
   },
   income_vs_deposits: {
     title: 'Income paid against deposits',
-    description: 'Income paid and deposits received, per period and added up from the start of the period.',
+    description:
+      'Income paid and deposits received per period. Net is deposits minus income; the "to date" columns add up from the first day shown.',
     columns: [
       { key: 'income', label: 'Income paid', unit: 'money' },
       { key: 'deposits', label: 'Deposits', unit: 'money' },
-      { key: 'net', label: 'Deposits minus income', unit: 'money' },
+      { key: 'net', label: 'Net', unit: 'money' },
       {
         key: 'cumulative_income',
-        label: 'Running income paid',
+        label: 'Income to date',
         unit: 'money',
         cumulative: true,
         chart: true,
       },
       {
         key: 'cumulative_deposits',
-        label: 'Running deposits',
+        label: 'Deposits to date',
         unit: 'money',
         cumulative: true,
         chart: true,
       },
-      { key: 'cumulative_net', label: 'Running deposits minus income', unit: 'money', cumulative: true },
+      { key: 'cumulative_net', label: 'Net to date', unit: 'money', cumulative: true },
     ],
   },
 };

@@ -7,6 +7,7 @@ import { addDays, dateOf } from '../../src/shared/dates.ts';
 import { parseCents } from '../../src/shared/money.ts';
 import {
   creditByApi,
+  csrfHeaders,
   fillSignIn,
   memberIdOf,
   newMember,
@@ -17,6 +18,7 @@ import {
   signInMember,
   transferByApi,
 } from './helpers.ts';
+import { expectTablesFit } from './table-fit.ts';
 
 // Issue 19 item 2, reports: on a desktop an admin opens /admin/reports for a period in which the test
 // moved money (a member-to-member transfer), sees the transfers chart drawn, and downloads its CSV, whose
@@ -89,6 +91,18 @@ async function arrangeTransfer(browser: Browser, amount: string) {
       from: 'business',
       to: 'business',
     });
+    // A deposit today too, so the deposit reports and "Income paid against deposits" have lines.
+    const added = await senderCtx.request.post('/api/v1/deposite/add', {
+      headers: await csrfHeaders(senderCtx.request),
+      data: { amount: '1234.56', tx_hash: `0x${crypto.randomUUID().replaceAll('-', '').padEnd(64, '0')}` },
+    });
+    expect(added.status(), await added.text()).toBe(201);
+    const depositId = ((await added.json()) as { deposit: { id: string } }).deposit.id;
+    const approved = await arrange.request.put(`/api/v1/deposite/${depositId}`, {
+      headers: await csrfHeaders(arrange.request),
+      data: { status: 'approved', amount: '1234.56', user_id: senderId },
+    });
+    expect(approved.status(), await approved.text()).toBe(200);
     const after = await transfersToday(arrange.request);
     // The report counts what the test moved, exactly (the suite runs one test at a time).
     expect(after.count).toBe(before.count + 1);
@@ -150,6 +164,9 @@ test('an admin sees the period’s transfers drawn and in a table, and downloads
     `${today},${totals.amount},${totals.count}`,
     expect.stringMatching(/^Total,/),
   ]);
+
+  // Every report's table fits the 1366 px laptop's box: nothing scrolls sideways or is cut.
+  await expectTablesFit(page.getByRole('main'));
 
   const [download] = await Promise.all([
     page.waitForEvent('download'),

@@ -14,6 +14,7 @@ import {
   signInByApi,
   transferByApi,
 } from './helpers.ts';
+import { expectTablesFit } from './table-fit.ts';
 
 // An admin on a desktop: /admin/topup lists every member's top-ups from GET /tr/all (with a CSV of
 // the whole filter), every transaction on a tab of its own, the transfers waiting for review with
@@ -29,7 +30,10 @@ test.beforeAll(async ({ playwright }, testInfo) => {
   const buyerApi = await playwright.request.newContext({ baseURL });
   try {
     buyer = newMember('buyer');
-    payee = newMember('payee');
+    // The longest a username may be (30 characters) and a long description with a link: the
+    // transaction tables still fit a 1366 px laptop with every column shown.
+    const shortPayee = newMember('payee');
+    payee = { ...shortPayee, username: shortPayee.username.padEnd(30, 'x') };
     await registerByApi(buyerApi, buyer);
     await registerByApi(buyerApi, payee);
     await signInAdminByApi(admin);
@@ -60,7 +64,7 @@ test.beforeAll(async ({ playwright }, testInfo) => {
       amount: '5000.00',
       from: 'business',
       to: 'business',
-      desc: 'E2E review me',
+      desc: 'E2E review me: course materials and mentoring for November, invoice INV-2026-11-000123456789 https://example.com/invoices/2026/11/000123456789',
     });
     expect(held.status).toBe('pending');
     const closed = await admin.put(`/api/v1/plans/${planId}`, {
@@ -103,6 +107,7 @@ test('an admin finds a member top-up, exports the list, reads the monthly totals
   await page.getByRole('tab', { name: 'All transactions' }).click();
   await expect(rows).toHaveCount(3);
   await expect(rows.getByTestId('tx-member')).toHaveText([payee.username, buyer.username, buyer.username]);
+  await expectTablesFit(page.getByRole('main'));
 
   const month = new Date().toISOString().slice(0, 7);
   const totals = page.getByTestId('transaction-matrix');
@@ -111,6 +116,8 @@ test('an admin finds a member top-up, exports the list, reads the monthly totals
   await page.getByRole('tab', { name: 'Transfers to review' }).click();
   const held = rows.filter({ hasText: 'E2E review me' });
   await expect(held).toHaveCount(1);
+  await expectTablesFit(page.getByRole('main'));
+  await expect(held.getByRole('button', { name: 'Reject' })).toBeInViewport();
   await held.getByRole('button', { name: 'Approve' }).click();
   await expect(page.getByRole('status').filter({ hasText: TRANSFER_MESSAGES.approved })).toBeVisible();
   await expect(held).toHaveCount(0);

@@ -23,17 +23,28 @@ export function BreakPoints({ text }: { text: string }) {
 const LONG_WORD = 24;
 const PART = 16;
 
+/** A word's parts: after each "-" or "/" and before each "_" (its own joints), then 16 characters at most each when the word is long. */
+function partsOf(word: string): string[] {
+  const joints = word.split(/(?<=[-/])|(?=_)/).filter(Boolean);
+  if (word.length <= LONG_WORD) return joints;
+  return joints.flatMap((joint) => {
+    if (joint.length <= PART) return [joint];
+    const parts: string[] = [];
+    for (let at = 0; at < joint.length; at += PART) parts.push(joint.slice(at, at + PART));
+    return parts;
+  });
+}
+
 /**
- * Text that may hold a long machine word (a 66-character transaction hash in a notification): such a
- * word may wrap between parts of 16 characters, so it fits a table column without the browser breaking
- * it anywhere (or widening the table); every other word stays whole.
+ * Text that may hold a long machine word (a 66-character transaction hash in a notification, a pasted
+ * link, a 30-character username): such a word may wrap at its joints (after "-" and "/", before "_")
+ * and, when long, between parts of 16 characters, so it fits a table column without the browser
+ * breaking it anywhere else (or widening the table); every other word stays whole.
  */
 export function LongWordBreaks({ text }: { text: string }) {
   const pieces = text.split(/(\s+)/).flatMap((piece) => {
-    if (piece.length <= LONG_WORD || /\s/.test(piece)) return [piece];
-    const parts: string[] = [];
-    for (let at = 0; at < piece.length; at += PART) parts.push(piece.slice(at, at + PART));
-    return parts.map((part, index) => (index === 0 ? part : { part }));
+    if (/\s/.test(piece)) return [piece];
+    return partsOf(piece).map((part, index) => (index === 0 ? part : { part }));
   });
   return (
     <>

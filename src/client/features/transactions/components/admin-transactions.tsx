@@ -12,9 +12,11 @@ import {
   type TransactionType,
 } from '../../../../shared/transactions.ts';
 import { badgeColour } from '../../../../shared/transfers.ts';
-import { formatDateTime, formatMoney } from '../../../lib/format.ts';
+import { formatMoney } from '../../../lib/format.ts';
 import { errorText } from '../../../lib/http.ts';
+import { LongWordBreaks } from '../../../ui/break-points.tsx';
 import { type DataColumn, DataTable } from '../../../ui/data-table.tsx';
+import { DateTime } from '../../../ui/date-time.tsx';
 import { FormField, SelectField } from '../../../ui/form-field.tsx';
 import { Tabs } from '../../../ui/tabs.tsx';
 import {
@@ -40,10 +42,23 @@ export type AdminTxSearch = {
 
 const statusLabel = (status: string) => status.charAt(0).toUpperCase() + status.slice(1);
 
-function columns(onDecide?: (t: AdminTransaction, status: 'completed' | 'failed') => void) {
-  const list: DataColumn<AdminTransaction>[] = [
-    { id: 'date', header: 'Date', cell: (t) => formatDateTime(t.created_at), className: 'nowrap' },
-    { id: 'member', header: 'Member', cell: (t) => <span data-testid="tx-member">{t.username}</span> },
+function columns(
+  onDecide?: (t: AdminTransaction, status: 'completed' | 'failed') => void,
+): DataColumn<AdminTransaction>[] {
+  // A 1366 px laptop holds every column: the time may go under the date, and long names, sources and
+  // descriptions (a 30-character username, a pasted link) wrap at their joints, never past the box.
+  // Transfers to review are all pending transfers, so that tab leaves out Type and Status for Decision.
+  const all: DataColumn<AdminTransaction>[] = [
+    { id: 'date', header: 'Date', cell: (t) => <DateTime iso={t.created_at} /> },
+    {
+      id: 'member',
+      header: 'Member',
+      cell: (t) => (
+        <span data-testid="tx-member">
+          <LongWordBreaks text={t.username} />
+        </span>
+      ),
+    },
     { id: 'type', header: 'Type', cell: (t) => TRANSACTION_TYPE_LABELS[t.transaction_type] },
     {
       id: 'amount',
@@ -56,7 +71,7 @@ function columns(onDecide?: (t: AdminTransaction, status: 'completed' | 'failed'
       ),
       className: 'num',
     },
-    { id: 'source', header: 'Source', cell: (t) => t.source },
+    { id: 'source', header: 'Source', cell: (t) => <LongWordBreaks text={t.source} /> },
     {
       id: 'status',
       header: 'Status',
@@ -69,11 +84,13 @@ function columns(onDecide?: (t: AdminTransaction, status: 'completed' | 'failed'
     {
       id: 'description',
       header: 'Description',
-      cell: (t) => <span className="break">{t.description ?? '—'}</span>,
+      cell: (t) => (t.description ? <LongWordBreaks text={t.description} /> : '—'),
     },
   ];
-  if (onDecide)
-    list.push({
+  if (!onDecide) return all;
+  return [
+    ...all.filter((column) => column.id !== 'type' && column.id !== 'status'),
+    {
       id: 'decide',
       header: 'Decision',
       cell: (t) =>
@@ -87,8 +104,8 @@ function columns(onDecide?: (t: AdminTransaction, status: 'completed' | 'failed'
             </button>
           </span>
         ) : null,
-    });
-  return list;
+    },
+  ];
 }
 
 const MATRIX_COLUMNS: DataColumn<MatrixRow>[] = [

@@ -10,14 +10,20 @@ import {
   auditValueText,
 } from '../../../../shared/audit.ts';
 import { formatMoney } from '../../../lib/format.ts';
-import { BreakPoints } from '../../../ui/break-points.tsx';
+import { BreakPoints, LongWordBreaks } from '../../../ui/break-points.tsx';
 import { type DataColumn, DataTable } from '../../../ui/data-table.tsx';
+import { DateTime } from '../../../ui/date-time.tsx';
 import { SelectField } from '../../../ui/form-field.tsx';
 import { type AuditParams, auditLogQuery } from '../api.ts';
-import { DateTime } from './date-time.tsx';
 
-const valueText = (change: AuditChange, value: unknown) =>
-  change.money && typeof value === 'string' ? formatMoney(value) : auditValueText(change.field, value);
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
+
+/** A changed value as a person reads it: money in dollars, a stored time as a date, an id wrapping at its joints. */
+function Value({ change, value }: { change: AuditChange; value: unknown }) {
+  if (change.money && typeof value === 'string') return <>{formatMoney(value)}</>;
+  if (typeof value === 'string' && ISO_TIME.test(value)) return <DateTime iso={value} />;
+  return <LongWordBreaks text={auditValueText(change.field, value)} />;
+}
 
 /** Only what the action changed, "Status: Unblocked → Blocked"; a field set from nothing shows its value. */
 function Changes({ entry }: { entry: AuditEntry }) {
@@ -28,8 +34,12 @@ function Changes({ entry }: { entry: AuditEntry }) {
       {changes.map((c) => (
         <li key={c.field} data-field={c.field}>
           <span className="muted">{c.label}:</span>{' '}
-          {c.before === undefined ? null : <>{valueText(c, c.before)} → </>}
-          {valueText(c, c.after)}
+          {c.before === undefined ? null : (
+            <>
+              <Value change={c} value={c.before} /> →{' '}
+            </>
+          )}
+          <Value change={c} value={c.after} />
         </li>
       ))}
     </ul>

@@ -3,8 +3,8 @@ import type { MemberLedgerEntry, MemberSessionInfo } from '../../../../shared/us
 import { formatMoney } from '../../../lib/format.ts';
 import { errorText } from '../../../lib/http.ts';
 import { type DataColumn, DataTable } from '../../../ui/data-table.tsx';
+import { DateTime } from '../../../ui/date-time.tsx';
 import { endMemberSessions } from '../api.ts';
-import { DateTime } from './date-time.tsx';
 
 /** These tables show what the profile already loaded: never loading, never failed on their own. */
 

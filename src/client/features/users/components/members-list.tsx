@@ -13,11 +13,11 @@ import {
 import { formatMoney } from '../../../lib/format.ts';
 import { BreakPoints } from '../../../ui/break-points.tsx';
 import { type DataColumn, DataTable } from '../../../ui/data-table.tsx';
+import { DateTime } from '../../../ui/date-time.tsx';
 import { SelectField } from '../../../ui/form-field.tsx';
 import { MessageBanner } from '../../../ui/message-banner.tsx';
 import { useAutoClearBanner } from '../../../ui/use-auto-clear.ts';
 import { type MemberListParams, memberExportUrl, memberListQuery, refreshMembers } from '../api.ts';
-import { DateTime } from './date-time.tsx';
 import { DeleteMemberDialog, type DeleteTarget } from './delete-member-dialog.tsx';
 import { ActiveBadge, StatusBadge } from './member-badges.tsx';
 

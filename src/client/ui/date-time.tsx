@@ -1,4 +1,4 @@
-import { formatDateTime } from '../../../lib/format.ts';
+import { formatDateTime } from '../lib/format.ts';
 
 /**
  * A date and time that wraps only between the date and the time ("Mar 5, 2025," / "10:32 AM"), so a
