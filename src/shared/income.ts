@@ -17,7 +17,11 @@ export const INCOME_MESSAGES = {
   alreadyPaid: 'This date was already paid: nothing more was paid',
 } as const;
 
-export const RUN_STATUSES = ['running', 'completed', 'failed'] as const;
+/**
+ * A run's status as shown. `open`: completed before its date ended, so it paid what was active then;
+ * the date is final only after a later run (the scheduler's, after midnight UTC) pays the rest.
+ */
+export const RUN_STATUSES = ['running', 'open', 'completed', 'failed'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 export const RUN_TRIGGERS = ['schedule', 'admin'] as const;
 

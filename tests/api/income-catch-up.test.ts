@@ -98,6 +98,52 @@ describe('the scheduler catches up', () => {
     await expectBooksBalanced(admin);
   });
 
+  it('pays the rest of a date an admin ran before it ended at the run after midnight, which makes it final', async () => {
+    const { server, admin } = await setUp();
+    const planId = await createPlan(admin, { roi_percent: '1', duration_days: 30 });
+    const sponsor = await member(server, admin, undefined);
+    const early = await member(server, admin, sponsor, { business: '100' });
+    await buy(early, planId, '100');
+    expect((await admin.post('/income/run', { date: today() })).status).toBe(200);
+    // Bought after the admin's run of today ("at 13:00").
+    const late = await member(server, admin, sponsor, { business: '100' });
+    await buy(late, planId, '100');
+    const sponsorBefore = await workingCents(server, sponsor.id);
+    // The scheduler before midnight looks only up to yesterday: today is left open.
+    await catchUpIncome(server.db, { ...DEFAULT_INCOME_OPTIONS, catchUpDays: 30 });
+    expect(await workingCents(server, late.id)).toBe(0);
+
+    // The scheduler's 00:05 run of yesterday, tomorrow.
+    const midnight = Date.parse(`${addDays(today(), 1)}T00:05:00.000Z`);
+    const outcome = await catchUpIncome(
+      server.db,
+      { ...DEFAULT_INCOME_OPTIONS, catchUpDays: 30 },
+      new Date(midnight),
+    );
+    expect(outcome.runs.map((run) => `${run.date} ${run.kind}`)).toEqual([`${today()} paid`]);
+    expect(await workingCents(server, late.id)).toBe(100);
+    expect(await workingCents(server, early.id)).toBe(100);
+    expect((await workingCents(server, sponsor.id)) - sponsorBefore).toBe(10);
+    const listed = await admin.get('/income/runs');
+    const runOfToday = listed.body.runs.find((r: { date: string }) => r.date === today());
+    expect(runOfToday).toMatchObject({ status: 'completed', attempts: 2 });
+
+    // Final now: a purchase "after midnight" dated today is never paid for it.
+    const after = await member(server, admin, sponsor, { business: '100' });
+    await buy(after, planId, '100');
+    const again = await catchUpIncome(
+      server.db,
+      { ...DEFAULT_INCOME_OPTIONS, catchUpDays: 30 },
+      new Date(midnight),
+    );
+    expect(again.runs.map((run) => `${run.date} ${run.kind}`)).toEqual([`${today()} completed`]);
+    expect((await admin.post('/income/run', { date: today() })).body.run).toMatchObject({
+      investments_paid: 0,
+    });
+    expect(await workingCents(server, after.id)).toBe(0);
+    await expectBooksBalanced(admin);
+  });
+
   it('goes back INCOME_CATCH_UP_DAYS at most: older dates stay unpaid and ended windows are closed', async () => {
     const { server, admin } = await setUp();
     const long = await createPlan(admin, { roi_percent: '1', duration_days: 30 });
@@ -146,6 +192,8 @@ describe('the scheduler catches up', () => {
         level_payments: 0,
         duration_ms: 0,
         error: null,
+        final: 0,
+        level_percents: null,
       })
       .execute();
 

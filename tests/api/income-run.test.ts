@@ -113,16 +113,18 @@ describe('POST /income/run', () => {
     const topup = (await owner.client.get('/topup/list')).body.topups[0];
     expect(topup.roi_paid).toBe('3.75');
 
+    // Today has not ended: the second run looked again for what was still unpaid (an attempt more).
     const run = await server.db.selectFrom('income_runs').selectAll().executeTakeFirstOrThrow();
     expect(run).toMatchObject({
       run_date: today(),
       status: 'completed',
+      final: 0,
       trigger: 'admin',
       investments_paid: 1,
       roi_total_cents: 375,
       level_total_cents: 55,
       level_payments: 2,
-      attempts: 1,
+      attempts: 2,
       error: null,
     });
     await expectBooksBalanced(admin);
@@ -285,6 +287,101 @@ describe('POST /income/run', () => {
     expect(await count(server, 'roi_payments')).toBe(12);
     expect(await count(server, 'level_incomes')).toBe(12);
     for (const owner of owners) expect(await workingCents(server, owner.id)).toBe(100);
+    await expectBooksBalanced(admin);
+  });
+
+  it('keeps a date open while it lasts: a later run pays an investment bought after the first, with its level income', async () => {
+    const { server, admin } = await setUp();
+    const planId = await createPlan(admin, { roi_percent: '1', duration_days: 30 });
+    const sponsor = await member(server, admin, undefined);
+    const early = await member(server, admin, sponsor, { business: '100' });
+    await buy(early, planId, '100');
+    const first = await runDate(admin, today());
+    expect(first.body.run).toMatchObject({ investments_paid: 1, roi_total: '1.00', level_total: '0.10' });
+    // The admin's run list does not show today as final.
+    const listed = await admin.get('/income/runs');
+    expect(listed.body.runs.map((r: { date: string; status: string }) => [r.date, r.status])).toEqual([
+      [today(), 'open'],
+    ]);
+
+    // Bought after the run ("at 13:00"): the next run of the same date pays it and its upline.
+    const late = await member(server, admin, sponsor, { business: '100' });
+    await buy(late, planId, '100');
+    const sponsorBefore = await workingCents(server, sponsor.id);
+    const second = await runDate(admin, today());
+    expect(second.status, second.text).toBe(200);
+    expect(second.body.run).toMatchObject({ investments_paid: 1, roi_total: '1.00', level_total: '0.10' });
+    expect(await workingCents(server, late.id)).toBe(100);
+    expect(await workingCents(server, early.id)).toBe(100);
+    expect((await workingCents(server, sponsor.id)) - sponsorBefore).toBe(10);
+    // Each payment once, however often the date is run.
+    const third = await runDate(admin, today());
+    expect(third.body.run).toMatchObject({ investments_paid: 0, roi_total: '0.00', level_total: '0.00' });
+    expect(await count(server, 'roi_payments')).toBe(2);
+    expect(await count(server, 'level_incomes')).toBe(2);
+    await expectBooksBalanced(admin);
+  });
+
+  it('pays a later run of a date by the level percents its first run kept', async () => {
+    const { server, admin } = await setUp();
+    const planId = await createPlan(admin, { roi_percent: '1', duration_days: 30 });
+    const sponsor = await member(server, admin, undefined);
+    const early = await member(server, admin, sponsor, { business: '100' });
+    await buy(early, planId, '100');
+    expect((await runDate(admin, today())).body.run).toMatchObject({ level_total: '0.10' });
+
+    // The list changes after today's first run (level 1: 10% -> 50%); an investment is bought.
+    const changed = await admin.post('/plans/addinvestlevel', { percents: ['50'] });
+    expect(changed.status, changed.text).toBe(200);
+    const late = await member(server, admin, sponsor, { business: '200' });
+    await buy(late, planId, '100');
+    const sponsorBefore = await workingCents(server, sponsor.id);
+    const again = await runDate(admin, today());
+    // Today is paid by the list it started with: 10% of the 1.00 ROI.
+    expect(again.body.run).toMatchObject({ investments_paid: 1, roi_total: '1.00', level_total: '0.10' });
+    expect((await workingCents(server, sponsor.id)) - sponsorBefore).toBe(10);
+
+    // A date whose first run starts after the change is paid by the new list.
+    const yesterdayTopup = await buy(late, planId, '100');
+    await backdate(server, yesterdayTopup, 1);
+    const yesterdayRun = await runDate(admin, addDays(today(), -1));
+    expect(yesterdayRun.body.run).toMatchObject({
+      investments_paid: 1,
+      roi_total: '1.00',
+      level_total: '0.50',
+    });
+    await expectBooksBalanced(admin);
+  });
+
+  it('pays a whole date by one level list when the list changes between two chunks of its run', async () => {
+    // One investment per chunk, and a pause after each: the change lands while the run is under way.
+    const { server, admin } = await setUp({ INCOME_CHUNK_SIZE: '1', INCOME_CHUNK_PAUSE_MS: '1500' });
+    const planId = await createPlan(admin, { roi_percent: '1', duration_days: 30 });
+    const sponsor = await member(server, admin, undefined);
+    for (let i = 0; i < 3; i += 1)
+      await buy(await member(server, admin, sponsor, { business: '100' }), planId, '100');
+    const sponsorBefore = await workingCents(server, sponsor.id);
+
+    const running = runDate(admin, today());
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const run = await server.db
+        .selectFrom('income_runs')
+        .select('investments_paid')
+        .where('run_date', '=', today())
+        .executeTakeFirst();
+      if (Number(run?.investments_paid ?? 0) >= 1) break;
+      if (Date.now() > deadline) throw new Error("the run's first chunk did not commit");
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect((await admin.post('/plans/addinvestlevel', { percents: ['50'] })).status).toBe(200);
+    const res = await running;
+    expect(res.status, res.text).toBe(200);
+
+    expect(res.body.run).toMatchObject({ investments_paid: 3, roi_total: '3.00', level_total: '0.30' });
+    expect((await workingCents(server, sponsor.id)) - sponsorBefore).toBe(30);
+    const percents = await server.db.selectFrom('level_incomes').select('percent_bp').distinct().execute();
+    expect(percents.map((p) => Number(p.percent_bp))).toEqual([1000]);
     await expectBooksBalanced(admin);
   });
 

@@ -31,6 +31,7 @@ import * as newsAndQrLinks from './migrations/0028-news-and-qr-links.ts';
 import * as investmentCap from './migrations/0029-investment-cap.ts';
 import * as reportIndexes from './migrations/0030-report-indexes.ts';
 import * as chainCredits from './migrations/0031-chain-credits.ts';
+import * as incomeRunPercents from './migrations/0032-income-run-percents.ts';
 import * as principalRules from './migrations/0033-principal-rules.ts';
 import * as sessionIdle from './migrations/0034-session-idle.ts';
 
@@ -67,6 +68,7 @@ const migrations: Record<string, Migration> = {
   '0029-investment-cap': investmentCap,
   '0030-report-indexes': reportIndexes,
   '0031-chain-credits': chainCredits,
+  '0032-income-run-percents': incomeRunPercents,
   '0033-principal-rules': principalRules,
   '0034-session-idle': sessionIdle,
 };

@@ -564,6 +564,13 @@ export type IncomeRunTable = {
   level_payments: number;
   duration_ms: number;
   error: string | null;
+  /**
+   * 1 once a completed run started after its date ended (UTC, plus a minute); 0 while the date may gain
+   * investments, so a later run of it pays what is still unpaid.
+   */
+  final: number;
+  /** The ROI level list the date is paid with (JSON, basis points, level 1 first), kept by its first run. */
+  level_percents: string | null;
 };
 
 /** One ROI payment: unique per (investment, date); its id is also its ledger transfer's. */

@@ -45,7 +45,8 @@ export function runTrigger(row: Pick<RunRow, 'trigger' | 'run_date' | 'started_a
 function toRunRow(row: RunRow): IncomeRunRow {
   return {
     date: row.run_date,
-    status: row.status,
+    // A completed run that started before its date ended is not final: the date stays open.
+    status: row.status === 'completed' && !Number(row.final) ? 'open' : row.status,
     trigger: runTrigger(row),
     started_by:
       row.started_by && row.started_by_username

@@ -19,7 +19,10 @@ export type Claim = { kind: 'claimed'; resumed: boolean } | { kind: 'completed' 
 
 /**
  * Takes the date for `owner`: a new run, or a failed run, or one whose lease ran out (its server
- * died or stalled). A completed date is final; a date another process holds is busy.
+ * died or stalled), or a completed run that is not final (it started before its date ended, so
+ * investments bought later that day are still unpaid). A final date is done; a date another process
+ * holds is busy. `levelPercents` (the ROI level list as JSON) is kept by the date's first run; a later
+ * run of the date pays by the list kept.
  */
 export async function claimRun(
   db: Db,
@@ -29,6 +32,7 @@ export async function claimRun(
     trigger: IncomeRunTable['trigger'];
     startedBy: string | null;
     leaseMs: number;
+    levelPercents: string;
   },
 ): Promise<Claim> {
   const nowMs = Date.now();
@@ -50,6 +54,8 @@ export async function claimRun(
       level_payments: 0,
       duration_ms: 0,
       error: null,
+      final: 0,
+      level_percents: input.levelPercents,
     })
     .onConflict((oc) => oc.column('run_date').doNothing())
     .executeTakeFirst();
@@ -64,10 +70,17 @@ export async function claimRun(
       lease_until_ms: nowMs + input.leaseMs,
       attempts: sql`attempts + 1`,
       error: null,
+      // A run of the date before this column existed had no list kept: the one in force now.
+      level_percents: sql`coalesce(level_percents, ${input.levelPercents})`,
     })
     .where('run_date', '=', input.date)
-    .where('status', '<>', 'completed')
-    .where((eb) => eb.or([eb('status', '=', 'failed'), eb('lease_until_ms', '<', nowMs)]))
+    .where((eb) =>
+      eb.or([
+        eb('status', '=', 'failed'),
+        eb.and([eb('status', '=', 'running'), eb('lease_until_ms', '<', nowMs)]),
+        eb.and([eb('status', '=', 'completed'), eb('final', '=', 0)]),
+      ]),
+    )
     .executeTakeFirst();
   if (Number(taken.numUpdatedRows) === 1) return { kind: 'claimed', resumed: true };
   const row = await findRun(db, input.date);
@@ -114,12 +127,13 @@ export async function finishRun(
   db: Db,
   date: string,
   owner: string,
-  outcome: { status: 'completed' | 'failed'; error: string | null; elapsedMs: number },
+  outcome: { status: 'completed' | 'failed'; error: string | null; elapsedMs: number; final: boolean },
 ): Promise<void> {
   await db
     .updateTable('income_runs')
     .set({
       status: outcome.status,
+      final: outcome.final ? 1 : 0,
       error: outcome.error,
       finished_at: new Date().toISOString(),
       duration_ms: sql`duration_ms + ${Math.round(outcome.elapsedMs)}`,
@@ -131,7 +145,6 @@ export async function finishRun(
     .execute();
 }
 
-/** Dates that need another try: failed, or running with a lease that ran out. */
 /**
  * A run (income_runs, or salary_runs, which keep the same status and lease) that the scheduler must
  * finish: it failed, or it is "running" with a lease that ran out (its server died). The one
@@ -150,15 +163,20 @@ export async function unfinishedRuns(db: Db): Promise<string[]> {
   return rows.map((row) => row.run_date);
 }
 
-/** The status of each run between `from` and `to` (inclusive). */
+/**
+ * The status of each run between `from` and `to` (inclusive): 'open' for a completed run that is not
+ * final (it paid what was active when it started, before its date ended).
+ */
 export async function runStatuses(db: Db, from: string, to: string): Promise<Map<string, string>> {
   const rows = await db
     .selectFrom('income_runs')
-    .select(['run_date', 'status'])
+    .select(['run_date', 'status', 'final'])
     .where('run_date', '>=', from)
     .where('run_date', '<=', to)
     .execute();
-  return new Map(rows.map((row) => [row.run_date, row.status]));
+  return new Map(
+    rows.map((row) => [row.run_date, row.status === 'completed' && !Number(row.final) ? 'open' : row.status]),
+  );
 }
 
 /** The purchase date of the oldest active investment: no date before it has anything to pay. */

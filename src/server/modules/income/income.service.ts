@@ -5,11 +5,13 @@ import { formatCents } from '../../../shared/money.ts';
 import type { Db } from '../../db/database.ts';
 import type { IncomeRunTable } from '../../db/schema.ts';
 import { AppError, badRequest } from '../../http/errors.ts';
+import { levelPercents } from '../plans/plans.repository.ts';
 import {
   addRunTotals,
   type ChunkTotals,
   claimRun,
   closeEndedInvestments,
+  findRun,
   finishRun,
   lockChunkInvestments,
   nextChunkEnd,
@@ -27,6 +29,11 @@ import { fillLevelEarners, resetLevelWork } from './level-earners.repository.ts'
 // process (its income_runs row and lease); each chunk is one transaction that pays what is still
 // unpaid, so a run stopped anywhere (a crash, a killed process, a failed statement) is completed by
 // the next attempt and pays exactly what one clean run pays.
+//
+// A date is final only once a run of it started after it ended: a run of a date still under way (an
+// admin paying today) pays what is active then and leaves the date open, and a later run of it (the
+// scheduler's run of yesterday, or staff) pays what is still unpaid, by the unique keys. Every run of a
+// date pays by the level list its first run kept, so one date is never paid under two lists.
 
 export type IncomeRunOptions = {
   /** How long a claim holds without news from its process; another may take the date over after. */
@@ -61,20 +68,48 @@ class LostLease extends Error {}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Pays one date (or finishes paying it). Throws when a chunk fails; the run is then marked failed. */
+/**
+ * How long after a date ends a run must start to make it final: a purchase stamped a moment before
+ * midnight commits a moment after, and a run reading before that commit would miss it.
+ */
+export const FINAL_AFTER_MS = 60_000;
+
+/** Whether a run of `date` that starts at `now` sees every investment the date will ever have. */
+export const endedBefore = (date: string, now: Date) =>
+  now.getTime() >= Date.parse(`${addDays(date, 1)}T00:00:00.000Z`) + FINAL_AFTER_MS;
+
+/** The level list a run keeps, as stored (JSON); a run always stores one, so none is a defect. */
+function keptPercents(json: string | null | undefined): number[] {
+  const list: unknown = JSON.parse(json ?? 'null');
+  if (!Array.isArray(list) || !list.every((bp) => Number.isSafeInteger(bp) && bp >= 0))
+    throw new Error('the income run keeps no valid level list');
+  return list;
+}
+
+/**
+ * Pays one date (or finishes paying it, or pays what a run before the date ended left unpaid). Throws
+ * when a chunk fails; the run is then marked failed. `now`: the caller's clock, which says whether the
+ * date has ended (the scheduler's, moved in tests).
+ */
 export async function runIncomeDate(
   db: Db,
   request: RunRequest,
   options: IncomeRunOptions,
+  now = new Date(),
 ): Promise<RunOutcome> {
+  const final = endedBefore(request.date, now);
   const claim = await claimRun(db, {
     date: request.date,
     owner: PROCESS_OWNER,
     trigger: request.trigger,
     startedBy: request.startedBy,
     leaseMs: options.leaseMs,
+    levelPercents: JSON.stringify(await levelPercents(db, 'roi')),
   });
   if (claim.kind !== 'claimed') return { kind: claim.kind, date: request.date };
+  // The list kept by the date's first run (this one, or an earlier one), read once for every chunk.
+  const kept = (await findRun(db, request.date))?.level_percents;
+  const percents = keptPercents(kept);
 
   const startedMs = performance.now();
   const totals: ChunkTotals = { investments: 0, roiCents: 0, levelCents: 0, levelPayments: 0 };
@@ -90,7 +125,7 @@ export async function runIncomeDate(
         await resetLevelWork(trx);
         if ((await selectRoiBatch(trx, request.date, afterId, lastId)) === 0) return undefined;
         await roiBatchAsLevelSources(trx);
-        await fillLevelEarners(trx, 'roi');
+        await fillLevelEarners(trx, 'roi', percents);
         const paid = await payChunk(trx, request.date, nowIso);
         await addRunTotals(trx, request.date, paid);
         return paid;
@@ -110,6 +145,7 @@ export async function runIncomeDate(
     const elapsedMs = performance.now() - startedMs;
     await finishRun(db, request.date, PROCESS_OWNER, {
       status: 'failed',
+      final: false,
       error: error instanceof Error ? error.message.slice(0, 500) : String(error),
       elapsedMs,
     }).catch(() => undefined);
@@ -117,7 +153,7 @@ export async function runIncomeDate(
     throw error;
   }
   const elapsedMs = performance.now() - startedMs;
-  await finishRun(db, request.date, PROCESS_OWNER, { status: 'completed', error: null, elapsedMs });
+  await finishRun(db, request.date, PROCESS_OWNER, { status: 'completed', error: null, elapsedMs, final });
   options.onRunFinished?.('completed', elapsedMs / 1000);
   return { kind: 'paid', date: request.date, totals, resumed: claim.resumed };
 }
@@ -159,6 +195,7 @@ export type CatchUpOutcome = { runs: RunOutcome[]; closed: number };
  * The scheduler's work, safe on every server at once (a claim lets one of them in):
  * - pays every date of the last `catchUpDays` (ending yesterday) that has no run yet, from the oldest
  *   active investment's purchase date on: yesterday at 00:05, and the days a stopped server missed;
+ * - pays the rest of every date of that window left open by a run made before the date ended;
  * - finishes every date whose run failed or whose process died (its lease ran out);
  * - then closes the investments whose earning window ended on a settled date (every date up to it
  *   completed): the days they were not paid are lost, as RULES.md says of a blocked day.
@@ -177,12 +214,13 @@ export async function catchUpIncome(
   const from = start === undefined ? undefined : [first, start].sort()[1];
   if (from !== undefined)
     for (let date = from; date <= last; date = addDays(date, 1)) if (!known.has(date)) missing.push(date);
-  const dates = [...new Set([...(await unfinishedRuns(db)), ...missing, last])].sort();
+  const open = [...known].filter(([, status]) => status === 'open').map(([date]) => date);
+  const dates = [...new Set([...(await unfinishedRuns(db)), ...missing, ...open, last])].sort();
   const runs: RunOutcome[] = [];
   for (const date of dates)
-    runs.push(await runIncomeDate(db, { date, trigger: 'schedule', startedBy: null }, options));
+    runs.push(await runIncomeDate(db, { date, trigger: 'schedule', startedBy: null }, options, now));
 
-  // Settled through: the last date of the window up to which every date is paid (dates before the
+  // Settled through: the last date of the window up to which every date is final (dates before the
   // oldest active investment have nothing left to pay). Dates before the window are never paid again
   // by the scheduler, so they count as settled.
   const settled = await runStatuses(db, first, last);

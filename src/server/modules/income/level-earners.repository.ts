@@ -37,6 +37,9 @@ async function ensureWorkTables(trx: Db): Promise<void> {
   await sql`create temp table if not exists income_directs (user_id text primary key, active_directs integer not null)`.execute(
     trx,
   );
+  await sql`create temp table if not exists income_percents (level integer primary key, percent_bp integer not null)`.execute(
+    trx,
+  );
 }
 
 /** Empties the work tables (creating them on this connection's first use). */
@@ -44,9 +47,17 @@ export async function resetLevelWork(trx: Db): Promise<void> {
   await ensureWorkTables(trx);
   // PostgreSQL deletes row by row; truncate empties a table at once (SQLite's bare delete already does).
   if (isPostgres(trx))
-    await sql`truncate income_sources, income_line, income_earners, income_directs`.execute(trx);
+    await sql`truncate income_sources, income_line, income_earners, income_directs, income_percents`.execute(
+      trx,
+    );
   else
-    for (const table of ['income_sources', 'income_line', 'income_earners', 'income_directs'])
+    for (const table of [
+      'income_sources',
+      'income_line',
+      'income_earners',
+      'income_directs',
+      'income_percents',
+    ])
       await sql`delete from ${sql.table(table)}`.execute(trx);
 }
 
@@ -66,14 +77,27 @@ export async function addLevelSource(
     values (${source.source_id}, ${source.owner_id}, ${source.owner_name}, ${source.cents})`.execute(trx);
 }
 
-/** Fills income_earners from income_sources for the level list `kind`; returns how many earn. */
-export async function fillLevelEarners(trx: Db, kind: LevelPercentTable['kind']): Promise<number> {
-  const top = await trx
-    .selectFrom('level_percents')
-    .select((eb) => eb.fn.max('level').as('levels'))
-    .where('kind', '=', kind)
-    .executeTakeFirst();
-  const levels = Number(top?.levels ?? 0);
+/**
+ * Fills income_earners from income_sources by a level list: `percents` (basis points, level 1 first)
+ * when the caller kept one (the daily run pays a date by the list its first run started with), else the
+ * list `kind` as it stands in this transaction. Returns how many earn.
+ */
+export async function fillLevelEarners(
+  trx: Db,
+  kind: LevelPercentTable['kind'],
+  percents?: readonly number[],
+): Promise<number> {
+  if (percents === undefined)
+    await sql`insert into income_percents (level, percent_bp)
+      select level, percent_bp from level_percents where kind = ${kind}`.execute(trx);
+  else if (percents.length > 0)
+    await sql`insert into income_percents (level, percent_bp) values ${sql.join(
+      percents.map((bp, index) => sql`(${index + 1}, ${bp})`),
+    )}`.execute(trx);
+  const top = await sql<{
+    levels: number | string | null;
+  }>`select max(level) as levels from income_percents`.execute(trx);
+  const levels = Number(top.rows[0]?.levels ?? 0);
   if (levels === 0) return 0;
   // The sponsor line, one level per statement (a sponsor is set once, at registration, to an existing
   // member, so the line has no cycles).
@@ -97,7 +121,7 @@ export async function fillLevelEarners(trx: Db, kind: LevelPercentTable['kind'])
     select s.source_id, s.owner_id, s.owner_name, l.upline_id, l.level, p.percent_bp, s.cents * p.percent_bp / 10000
     from income_line l
     join income_sources s on s.source_id = l.source_id
-    join level_percents p on p.kind = ${kind} and p.level = l.level
+    join income_percents p on p.level = l.level
     join users u on u.id = l.upline_id
     join income_directs d on d.user_id = l.upline_id
     where u.role = 'user' and u.status = 'unblock' and u.is_active = 'active' and u.level_status = 'open'

@@ -29,6 +29,8 @@ import '../income.css';
 
 const STATUS_BADGE: Record<IncomeRunRow['status'], [string, string]> = {
   completed: ['green', 'Completed'],
+  // Paid up to the run's start; the date is final once the scheduler pays the rest after it ends.
+  open: ['yellow', 'Open until the day ends'],
   running: ['blue', 'Running'],
   failed: ['red', 'Failed'],
 };
