@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { oneLineText } from './text.ts';
 
 // Achievers (issue 17 item 4, RULES.md): an admin-curated gallery of photo, name and rank, shown to
 // members. The photo is uploaded first (POST /achivers/images) and named in the add, as deposit
@@ -15,7 +16,7 @@ export const ACHIEVER_MESSAGES = {
 } as const;
 
 const text = (message: string, max: number) =>
-  v.pipe(v.string(message), v.trim(), v.minLength(1, message), v.maxLength(max, message));
+  v.pipe(v.string(message), v.trim(), v.minLength(1, message), v.maxLength(max, message), oneLineText());
 
 export const achieverInputSchema = v.object({
   name: text(ACHIEVER_MESSAGES.nameRequired, 80),

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, USERNAME_PATTERN } from './constants.ts';
 import { AUTH } from './messages.ts';
+import { oneLineText } from './text.ts';
 import { publicUserSchema } from './users.ts';
 import { walletBalanceSchema } from './wallets.ts';
 
@@ -31,6 +32,7 @@ export const registerSchema = v.object({
     v.trim(),
     v.nonEmpty(AUTH.fullnameRequired),
     v.maxLength(100, AUTH.fullnameTooLong),
+    oneLineText(),
   ),
   username: v.pipe(v.string(AUTH.usernameInvalid), v.trim(), v.regex(USERNAME_PATTERN, AUTH.usernameInvalid)),
   email,

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { DEPOSIT_STATUSES } from './enums.ts';
 import { formatCents } from './money.ts';
+import { multiLineText } from './text.ts';
 import { txHashSchema } from './tx-hash.ts';
 import { amountSchema } from './wallets.ts';
 
@@ -58,6 +59,7 @@ const reasonSchema = v.pipe(
   v.trim(),
   v.minLength(3, DEPOSIT_MESSAGES.reasonRequired),
   v.maxLength(500, DEPOSIT_MESSAGES.reasonRequired),
+  multiLineText(),
 );
 
 /** POST /deposite/add (member): `image` is the name POST /deposite/images answered. */

@@ -3,6 +3,7 @@ import { USERNAME_PATTERN } from './constants.ts';
 import { AUTH } from './messages.ts';
 import { parseCents } from './money.ts';
 import { payoutAddressField } from './payout-address.ts';
+import { oneLineText } from './text.ts';
 import {
   ACTIVE_FLAGS,
   EDITABLE_FIELDS,
@@ -75,6 +76,7 @@ export const memberEditSchema = v.pipe(
           v.trim(),
           v.nonEmpty(M.fullnameRequired),
           v.maxLength(100, M.fullnameTooLong),
+          oneLineText(),
         ),
       ),
       phone: v.optional(

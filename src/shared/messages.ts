@@ -21,6 +21,8 @@ export const GENERIC = {
   forbidden: 'You are not allowed to do this.',
   invalidInput: 'Invalid input',
   invalidJson: 'The request body is not valid JSON.',
+  bodyNotObject: 'The request body must be a JSON object.',
+  textCharacters: 'Remove the control characters (or broken characters) from this text.',
 } as const;
 
 export const AUTH = {

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { multiLineText, oneLineText } from './text.ts';
 
 // News (issue 19 item 4, docs/rules.md "News and QR links"): an admin writes a title, a body and an
 // optional picture, keeps it as a draft or publishes it; members read published news only, newest
@@ -25,10 +26,16 @@ export const NEWS_BODY_MAX = 10_000;
 /** The most a list answers (newest first). */
 export const NEWS_LIST_MAX = 100;
 
-const text = (message: string, max: number) =>
-  v.pipe(v.string(message), v.trim(), v.minLength(1, message), v.maxLength(max, message));
-const title = text(M.titleRequired, NEWS_TITLE_MAX);
-const body = text(M.bodyRequired, NEWS_BODY_MAX);
+const text = (message: string, max: number, lines: 'one' | 'multi') =>
+  v.pipe(
+    v.string(message),
+    v.trim(),
+    v.minLength(1, message),
+    v.maxLength(max, message),
+    lines === 'one' ? oneLineText() : multiLineText(),
+  );
+const title = text(M.titleRequired, NEWS_TITLE_MAX, 'one');
+const body = text(M.bodyRequired, NEWS_BODY_MAX, 'multi');
 /** An uploaded picture's name; empty or null is no picture. */
 const image = v.optional(
   v.pipe(

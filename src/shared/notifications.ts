@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { multiLineText, oneLineText } from './text.ts';
 
 // Notifications (spec 2 "Admin Create Notification" / "Admin notification list", spec 3, 4, 5, 7, 8;
 // RULES.md "Notifications and tickets"). The admin form and the server validate with the same schema.
@@ -146,8 +147,14 @@ export const NOTIFICATION_MESSAGES = {
   searchList: 'Search title, message or recipient',
 } as const;
 
-const requiredText = (message: string, max: number, tooLong: string) =>
-  v.pipe(v.string(message), v.trim(), v.nonEmpty(message), v.maxLength(max, tooLong));
+const requiredText = (message: string, max: number, tooLong: string, lines: 'one' | 'multi') =>
+  v.pipe(
+    v.string(message),
+    v.trim(),
+    v.nonEmpty(message),
+    v.maxLength(max, tooLong),
+    lines === 'one' ? oneLineText() : multiLineText(),
+  );
 
 /**
  * Spec 3/5/7: {title, message, users, type, recipients}. users defaults to true, type to notification;
@@ -159,11 +166,13 @@ export const createNotificationSchema = v.pipe(
       NOTIFICATION_MESSAGES.titleRequired,
       MAX_NOTIFICATION_TITLE_LENGTH,
       NOTIFICATION_MESSAGES.titleTooLong,
+      'one',
     ),
     message: requiredText(
       NOTIFICATION_MESSAGES.messageRequired,
       MAX_NOTIFICATION_MESSAGE_LENGTH,
       NOTIFICATION_MESSAGES.messageTooLong,
+      'multi',
     ),
     users: v.optional(v.boolean(), true),
     type: v.optional(

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { formatCents, parseCents } from './money.ts';
+import { oneLineText } from './text.ts';
 import { amountSchema } from './wallets.ts';
 
 // Plans, activation plans and the level percents (RULES.md "Plans, top-ups and activation", API.md
@@ -62,6 +63,7 @@ const nameSchema = v.pipe(
   v.trim(),
   v.nonEmpty(PLAN_MESSAGES.nameRequired),
   v.maxLength(100, PLAN_MESSAGES.nameMax),
+  oneLineText(),
 );
 const roiSchema = percentIn(PLAN_MESSAGES.roiInvalid, { allowZero: false });
 const durationSchema = v.pipe(

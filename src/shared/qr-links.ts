@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { bep20Problem, trc20Problem } from './payout-address.ts';
+import { oneLineText } from './text.ts';
 
 // QR links (issue 19 item 4, docs/rules.md "News and QR links"): an admin adds a label and a value,
 // an https link or a BEP20/TRC20 wallet address, and members see each as a QR code where they deposit.
@@ -49,6 +50,7 @@ export const qrLinkInputSchema = v.object({
     v.trim(),
     v.minLength(1, M.labelRequired),
     v.maxLength(QR_LINK_LABEL_MAX, M.labelRequired),
+    oneLineText(),
   ),
   value: v.pipe(
     v.string(M.valueInvalid),

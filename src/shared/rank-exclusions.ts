@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { multiLineText } from './text.ts';
 
 // The spec's DELETE /leadership/{id} and PUT /cto/{id} ("used as a delete"), RULES.md "Rewards, salary,
 // CTO, leadership": the leadership list and the CTO's qualifiers are computed from the reward ladder and
@@ -27,6 +28,7 @@ export const exclusionBodySchema = v.object({
       v.string(EXCLUSION_MESSAGES.reasonInvalid),
       v.trim(),
       v.maxLength(EXCLUSION_REASON_MAX, EXCLUSION_MESSAGES.reasonInvalid),
+      multiLineText(),
     ),
   ),
 });

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { oneLineText } from './text.ts';
 import { amountSchema } from './wallets.ts';
 
 // Rewards (issue 17 item 2, RULES.md "Rewards, salary, CTO, leadership", API.md "Team and rewards"): a
@@ -49,6 +50,7 @@ const rank = v.pipe(
   v.trim(),
   v.minLength(1, REWARD_MESSAGES.rankRequired),
   v.maxLength(60, REWARD_MESSAGES.rankRequired),
+  oneLineText(),
 );
 
 /** POST /rewards (admin). */

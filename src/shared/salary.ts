@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { type PagedList, pagedList, pageQuery } from './paging.ts';
+import { oneLineText } from './text.ts';
 import { amountSchema } from './wallets.ts';
 
 // Salary (issue 17 item 3, RULES.md "Rewards, salary, CTO, leadership", docs/rules.md "Salary"): monthly
@@ -38,6 +39,7 @@ const name = v.pipe(
   v.trim(),
   v.minLength(1, M.nameRequired),
   v.maxLength(60, M.nameRequired),
+  oneLineText(),
 );
 const directs = v.pipe(
   v.number(M.directsInvalid),

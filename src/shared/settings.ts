@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { formatCents, parseCents } from './money.ts';
+import { oneLineText } from './text.ts';
 
 // The settings an admin changes on /admin/settings (issue 19, API.md "Settings", RULES.md: "every
 // number below is a default that an admin can change on the Settings screen"). One definition per
@@ -263,8 +264,7 @@ function secondsSetting(name: SecondsSettingName) {
   );
 }
 
-// No control characters: the site name goes into mail headers (the sender's name).
-const ONE_LINE = /^[^\p{Cc}]*$/u;
+// No control characters (the site name goes into mail headers, the sender's name), as all free text.
 
 /** Text on one line, trimmed; an e-mail setting takes an address or ''. */
 function textSetting(name: TextSettingName) {
@@ -274,7 +274,7 @@ function textSetting(name: TextSettingName) {
     v.string(message),
     v.trim(),
     v.maxLength(def.maxLength, message),
-    v.regex(ONE_LINE, message),
+    oneLineText(message),
   );
   return def.format === 'email'
     ? v.pipe(

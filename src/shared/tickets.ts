@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { TICKET_SEARCH_MAX, TICKET_STATUSES } from './enums.ts';
 import { GENERIC } from './messages.ts';
+import { multiLineText, oneLineText } from './text.ts';
 
 export { TICKET_SEARCH_MAX, TICKET_STATUSES };
 
@@ -86,8 +87,14 @@ export const TICKET_MESSAGES = {
   notifyStatusTitle: 'Your ticket status changed',
 } as const;
 
-const text = (required: string, max: number, tooLong: string) =>
-  v.pipe(v.string(required), v.trim(), v.nonEmpty(required), v.maxLength(max, tooLong));
+const text = (required: string, max: number, tooLong: string, lines: 'one' | 'multi') =>
+  v.pipe(
+    v.string(required),
+    v.trim(),
+    v.nonEmpty(required),
+    v.maxLength(max, tooLong),
+    lines === 'one' ? oneLineText() : multiLineText(),
+  );
 
 /** An image already uploaded for tickets (POST /tickets/images): its generated name. */
 export const ticketImageNameSchema = v.pipe(
@@ -97,16 +104,16 @@ export const ticketImageNameSchema = v.pipe(
 
 /** POST /tickets (and /support/add): the member's new ticket. */
 export const ticketCreateSchema = v.object({
-  subject: text(TICKET_MESSAGES.subjectRequired, TICKET_SUBJECT_MAX, TICKET_MESSAGES.subjectTooLong),
+  subject: text(TICKET_MESSAGES.subjectRequired, TICKET_SUBJECT_MAX, TICKET_MESSAGES.subjectTooLong, 'one'),
   category: v.picklist(TICKET_CATEGORIES, TICKET_MESSAGES.categoryRequired),
-  message: text(TICKET_MESSAGES.messageRequired, TICKET_MESSAGE_MAX, TICKET_MESSAGES.messageTooLong),
+  message: text(TICKET_MESSAGES.messageRequired, TICKET_MESSAGE_MAX, TICKET_MESSAGES.messageTooLong, 'multi'),
   image: v.optional(ticketImageNameSchema),
 });
 export type TicketCreate = v.InferOutput<typeof ticketCreateSchema>;
 
 /** POST /tickets/{ticketId}/responses: an answer in the thread (member or support). */
 export const ticketResponseCreateSchema = v.object({
-  message: text(TICKET_MESSAGES.messageRequired, TICKET_MESSAGE_MAX, TICKET_MESSAGES.messageTooLong),
+  message: text(TICKET_MESSAGES.messageRequired, TICKET_MESSAGE_MAX, TICKET_MESSAGES.messageTooLong, 'multi'),
   image: v.optional(ticketImageNameSchema),
 });
 export type TicketResponseCreate = v.InferOutput<typeof ticketResponseCreateSchema>;

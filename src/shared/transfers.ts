@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { MAX_TRANSFER_AMOUNT_CENTS, MAX_TRANSFER_DESCRIPTION_LENGTH } from './constants.ts';
 import { DASHBOARD_TABS, HISTORY_TABS } from './enums.ts';
+import { multiLineText, oneLineText } from './text.ts';
 import { amountSchema, WALLET_MESSAGES, WALLETS } from './wallets.ts';
 
 export { DASHBOARD_TABS, HISTORY_TABS };
@@ -110,6 +111,7 @@ export const transferRequestSchema = v.object({
       v.string(),
       v.trim(),
       v.maxLength(MAX_TRANSFER_DESCRIPTION_LENGTH, TRANSFER_MESSAGES.descriptionMax),
+      oneLineText(),
     ),
   ),
 });
@@ -214,7 +216,9 @@ export const transferListSchema = v.object({
 /** An admin's decision on a pending transfer. */
 export const transferDecisionSchema = v.object({
   status: v.picklist(['completed', 'failed'], 'Choose completed or failed'),
-  reason: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(500, 'A reason has at most 500 characters'))),
+  reason: v.optional(
+    v.pipe(v.string(), v.trim(), v.maxLength(500, 'A reason has at most 500 characters'), multiLineText()),
+  ),
 });
 export type TransferDecision = v.InferOutput<typeof transferDecisionSchema>;
 

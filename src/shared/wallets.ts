@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { parseCents } from './money.ts';
+import { multiLineText } from './text.ts';
 
 // Wallets and the ledger (RULES.md "Wallets and the ledger"): each member has two wallets; every
 // movement is one balanced ledger transfer between two accounts. Amounts travel as decimal strings.
@@ -49,6 +50,7 @@ export const reasonSchema = v.pipe(
   v.trim(),
   v.minLength(3, WALLET_MESSAGES.reasonLength),
   v.maxLength(500, WALLET_MESSAGES.reasonLength),
+  multiLineText(),
 );
 
 export const walletBalanceSchema = v.object({ business: v.string(), working: v.string() });

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { WEB3_DEPOSIT_STATUSES } from './enums.ts';
+import { multiLineText } from './text.ts';
 import { txHashSchema } from './tx-hash.ts';
 import { amountSchema } from './wallets.ts';
 
@@ -121,6 +122,7 @@ const reasonSchema = v.pipe(
   v.trim(),
   v.minLength(3, WEB3_MESSAGES.reasonRequired),
   v.maxLength(500, WEB3_MESSAGES.reasonRequired),
+  multiLineText(),
 );
 
 const depositAmountSchema = v.pipe(

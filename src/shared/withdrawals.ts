@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { verifyCodeSchema } from './account.ts';
+import { multiLineText } from './text.ts';
 import { txHashSchema } from './tx-hash.ts';
 import { amountSchema } from './wallets.ts';
 
@@ -137,7 +138,9 @@ export const withdrawalDecisionSchema = v.object({
   amount: amountSchema,
   user_id: id('user_id is required'),
   tx_hash: v.optional(payoutTxHash),
-  reason: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(500, WITHDRAWAL_MESSAGES.reasonRequired))),
+  reason: v.optional(
+    v.pipe(v.string(), v.trim(), v.maxLength(500, WITHDRAWAL_MESSAGES.reasonRequired), multiLineText()),
+  ),
 });
 export type WithdrawalDecision = v.InferOutput<typeof withdrawalDecisionSchema>;
 
@@ -151,6 +154,7 @@ export const withdrawalDebitSchema = v.object({
     v.trim(),
     v.minLength(3, WITHDRAWAL_MESSAGES.reasonRequired),
     v.maxLength(500, WITHDRAWAL_MESSAGES.reasonRequired),
+    multiLineText(),
   ),
 });
 export type WithdrawalDebitInput = v.InferOutput<typeof withdrawalDebitSchema>;

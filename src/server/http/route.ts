@@ -1,8 +1,9 @@
 import { toJsonSchema } from '@valibot/to-json-schema';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import * as v from 'valibot';
+import { GENERIC } from '../../shared/messages.ts';
 import { OFFLINE_OWNER_HEADER } from '../../shared/offline.ts';
-import { invalidInput } from './errors.ts';
+import { badRequest, invalidInput } from './errors.ts';
 import type { SessionUser } from './session.ts';
 import { requireRole } from './session.ts';
 
@@ -68,6 +69,18 @@ function withFieldMessages(schema: AnySchema, issues: readonly v.BaseIssue<unkno
   });
 }
 
+/**
+ * A body, when one is sent, is a JSON object on every call. valibot's object takes an array for an
+ * object, and a null body read as {} would run a call whose fields are all optional on its defaults
+ * (an income run of yesterday for `[]`), so anything else is refused before validation.
+ */
+async function refuseBodyNotObject(request: FastifyRequest): Promise<void> {
+  const { body } = request;
+  if (body === undefined) return;
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw badRequest([{ field: 'body', message: GENERIC.bodyNotObject }]);
+}
+
 export function installSerializer(app: FastifyInstance): void {
   // Handlers return plain objects built by explicit mappers (no password hash can slip through them);
   // the response schemas are documentation.
@@ -94,6 +107,7 @@ export function defineRoute<
     url: spec.url,
     schema,
     config: spec.config ?? {},
+    preValidation: refuseBodyNotObject,
     validatorCompiler: ({ httpPart }) => {
       const valibotSchema = parts[httpPart as keyof typeof parts];
       return (data: unknown) => {
