@@ -163,7 +163,10 @@ type IncomeState = {
   /** When the investment learned last was learned (-1: none yet). */
   lastLearnedAt: number;
   codes: Code[];
-  /** Dates every due investment was paid for, and the simulated instant they were settled. */
+  /**
+   * Final dates (every due investment paid by a run that started after the date ended), and the
+   * simulated instant they became final. A date run before it ended is not here: it stays open.
+   */
   completed: Map<string, number>;
   roiPayments: number;
   levelPayments: number;
@@ -313,6 +316,14 @@ function notDue(inv: Investment, date: string): string | undefined {
   if (inv.skip.has(date)) return 'the date was settled before it was bought';
   return undefined;
 }
+
+/**
+ * RULES.md "Daily income": a run makes its date final only when it starts a minute or more after the
+ * date ended (UTC); before, it pays what is active then and the date stays open for a later run. A
+ * step's runs start at the step's instant of the simulated clock.
+ */
+const finalAt = (date: string, now: number) =>
+  now >= Date.parse(`${addDays(date, 1)}T00:00:00.000Z`) + 60_000;
 
 /** Reads what the step's runs paid (rows written at this simulated instant: this step's). */
 async function paidNow(world: World) {
@@ -905,9 +916,11 @@ function learnRun(
       return `runs of ${date} answered ROI ${said} and level income ${saidLevel}, but the ledger shows ${byDate.get(date) ?? 0} and ${level}`;
   }
 
-  // A settled date paid every investment due on it.
+  // A date answered as paid paid every investment due on it then; it is final only when it had ended
+  // (an investment bought later on an open date is due at the date's next run).
   for (const date of settled) {
-    if (!state.completed.has(date)) state.completed.set(date, now);
+    const final = finalAt(date, now);
+    if (final && !state.completed.has(date)) state.completed.set(date, now);
     for (const inv of state.live) {
       // Never due again on any date (notDue says so for every date): out of the live set.
       if (finished(inv)) {
@@ -916,8 +929,9 @@ function learnRun(
       }
       if (notDue(inv, date)) continue;
       if (inv.learnedAt === now && inv.created === date) {
-        // Bought in the same step as the run: the run may have come first.
-        inv.skip.add(date);
+        // Bought in the same step as the run: the run may have come first. On a final date it is
+        // then never paid; on an open one the date's next run pays it.
+        if (final) inv.skip.add(date);
         continue;
       }
       return `the date ${date} is settled, but ${inv.id} (${inv.cents} from ${inv.created}) was not paid for it`;
