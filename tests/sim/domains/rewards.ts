@@ -186,13 +186,40 @@ function uplineOf(people: IncomeView['people'], owner: string): string[] {
   return up;
 }
 
+/** The principal requests the withdrawals domain learned, pending or paid (when it runs beside this one). */
+type PrincipalOut = { userId: string; kind: string; cents: number; status: string; openedAt: number };
+
+/**
+ * Principal on its way out or paid, by owner, asked for in [from, to): RULES.md's team business counts
+ * no withdrawn principal (from the request on; a rejection or cancel puts it back).
+ */
+function principalOut(c: Ctx<RewardsState>, from: number, to: number): { owner: string; cents: number }[] {
+  const w = c.model.states.get('withdrawals') as { requests: Map<string, PrincipalOut> } | undefined;
+  const out: { owner: string; cents: number }[] = [];
+  for (const r of w?.requests.values() ?? [])
+    if (
+      r.kind === 'principal' &&
+      (r.status === 'pending' || r.status === 'approved') &&
+      r.openedAt >= from &&
+      r.openedAt < to
+    )
+      out.push({ owner: r.userId, cents: -r.cents });
+  return out;
+}
+
 /**
  * Team business by member: the sum of the investments learned in [from, to) of everyone below them
- * (from each owner's running sums, not a pass over every investment, which grew with a long run).
+ * (from each owner's running sums, not a pass over every investment, which grew with a long run), less
+ * the principal they asked to withdraw in it.
  */
-function businessOf(income: IncomeView, from = Number.NEGATIVE_INFINITY, to = Number.POSITIVE_INFINITY) {
+function businessOf(
+  c: Ctx<RewardsState>,
+  income: IncomeView,
+  from = Number.NEGATIVE_INFINITY,
+  to = Number.POSITIVE_INFINITY,
+) {
   const totals = new Map<string, number>();
-  for (const { owner, cents } of investedBetween(income.byOwner, from, to))
+  for (const { owner, cents } of [...investedBetween(income.byOwner, from, to), ...principalOut(c, from, to)])
     for (const id of uplineOf(income.people, owner)) totals.set(id, (totals.get(id) ?? 0) + cents);
   return totals;
 }
@@ -201,18 +228,20 @@ function businessOf(income: IncomeView, from = Number.NEGATIVE_INFINITY, to = Nu
  * Team business as the step's operations may have seen it: before and after the investments learned in
  * this step (a resent top-up beside them), or the one view when there were none.
  */
-function businessViews(income: IncomeView, now: number): Map<string, number>[] {
-  const after = businessOf(income);
-  return income.lastLearnedAt === now ? [businessOf(income, Number.NEGATIVE_INFINITY, now), after] : [after];
+function businessViews(c: Ctx<RewardsState>, income: IncomeView, now: number): Map<string, number>[] {
+  const after = businessOf(c, income);
+  return income.lastLearnedAt === now
+    ? [businessOf(c, income, Number.NEGATIVE_INFINITY, now), after]
+    : [after];
 }
 
 const isMember = (income: IncomeView, id: string) => income.people.get(id)?.isUser === true;
 
 /** RULES.md "Salary": who qualifies for `month`, with their new business, active directs and tier. */
-function salaryDue(state: RewardsState, income: IncomeView, month: string) {
+function salaryDue(c: Ctx<RewardsState>, state: RewardsState, income: IncomeView, month: string) {
   const from = monthStartMs(month);
   const to = monthStartMs(addMonths(month, 1));
-  const fresh = businessOf(income, from, to);
+  const fresh = businessOf(c, income, from, to);
   const invested = new Set<string>();
   for (const [owner, mine] of income.byOwner) if ((mine.list[0]?.learnedAt ?? to) < to) invested.add(owner);
   const due = new Map<string, { business: number; directs: number; tier: Tier }>();
@@ -704,7 +733,7 @@ function learnClaim(
   const target = memberIdOf(world, op.for, member);
   const rung = rungOf(state, op.reward);
   const label = `${world.labels.get(member)}'s ${rung?.rank ?? op.reward}`;
-  const business = businessViews(income, Date.now()).map((b) => b.get(member) ?? 0);
+  const business = businessViews(c, income, Date.now()).map((b) => b.get(member) ?? 0);
   const own = target === member && rung !== undefined;
   for (const [k, a] of successFirst(seen.copies)) {
     if (a.crashed) continue;
@@ -760,7 +789,7 @@ function learnCarry(
   const what = `the carry-forward of ${world.labels.get(target) ?? target} asked by ${world.labels.get(asker)}`;
   if (answer.status === 404) return allowed ? `${what} was answered 404` : undefined;
   if (!allowed) return `${what} was answered ${answer.status}`;
-  const want = businessViews(income, Date.now()).map((b) => carryOf(state.ladder, b.get(target) ?? 0));
+  const want = businessViews(c, income, Date.now()).map((b) => carryOf(state.ladder, b.get(target) ?? 0));
   if (answer.status === 200) {
     const got = JSON.stringify((answer.body as { carry_forward?: unknown }).carry_forward);
     if (!want.some((w) => JSON.stringify(w.carry) === got))
@@ -789,7 +818,7 @@ function learnSalary(
       return `a salary for ${row.month} was paid in ${current}, before the month ended`;
     const key = `${row.user_id}|${row.month}`;
     if (state.salaries.has(key)) return `the salary of ${name(row.user_id)} for ${row.month} was paid twice`;
-    const due = salaryDue(state, income, row.month).get(row.user_id);
+    const due = salaryDue(c, state, income, row.month).get(row.user_id);
     const cents = Number(row.amount_cents);
     if (!due)
       return `a salary of ${cents} was paid to ${name(row.user_id)} for ${row.month} (new business ${row.new_business_cents}, ${row.active_directs} active directs), who does not qualify by RULES.md`;
@@ -837,7 +866,7 @@ function learnSalary(
   }
   for (const month of settled) {
     state.settledMonths.add(month);
-    for (const [id, due] of salaryDue(state, income, month))
+    for (const [id, due] of salaryDue(c, state, income, month))
       if (!state.salaries.has(`${id}|${month}`))
         return `the salaries of ${month} are answered paid, but ${name(id)} (new business ${due.business}, ${due.directs} active directs: ${due.tier.name}) was not paid`;
   }
@@ -854,7 +883,7 @@ function learnCto(c: Ctx<RewardsState>, seen: CtoSeen, ownerKey: string | undefi
   // top-up's investment, or an exclusion, of the same step).
   const exclusions = [state.excluded];
   if (state.excludedBefore?.at === now) exclusions.push(state.excludedBefore.set);
-  const views = businessViews(income, now).flatMap((business) =>
+  const views = businessViews(c, income, now).flatMap((business) =>
     exclusions.map((excluded) => {
       const f = ctoFigures(state, income, month, business);
       const paid = f.holders.filter((h) => !excluded.has(h.id));

@@ -159,6 +159,8 @@ type Request = {
   planId: string | null;
   /** The simulated instant it left pending (0 while it is pending). */
   closedAt: number;
+  /** The instant its answer was learned: the month a principal request counts against new business in. */
+  openedAt: number;
   /** The completion order of the amount change learned last (compound). */
   changeSeq: number;
 };
@@ -187,7 +189,13 @@ type IncomeView = {
   investments: Map<string, InvestmentView>;
   /** Each owner's investments in the order learned (income.ts). */
   byOwner: Map<string, { list: readonly InvestmentView[] }>;
+  /** The activation codes made, with the investment each became (every one promotional: the default). */
+  codes: { topup: string | undefined }[];
 };
+
+/** Paid by an activation code: the sim makes promotional codes only, whose principal is never paid out. */
+const codeFunded = (model: Model, topupId: string) =>
+  incomeOf(model).codes.some((code) => code.topup === topupId);
 
 type WithdrawalsState = {
   requests: Map<string, Request>;
@@ -617,6 +625,8 @@ function learnRequest(
         return `the principal of ${topupId}, not matured (last ROI day ${inv.end}, ${inv.daysPaid} of ${inv.days} days paid, ${inv.paid} of the cap ${inv.cap}), was answered ${answer.status}`;
       if (cents !== inv.cents)
         return `the principal of ${topupId} (${inv.cents}) was requested as ${w.amount}`;
+      if (codeFunded(model, topupId))
+        return `the principal of ${topupId}, paid by a promotional activation code, was answered ${answer.status}`;
     }
   } else if (resolved?.kind === 'compound') {
     planId = resolved.planId;
@@ -642,6 +652,7 @@ function learnRequest(
     topupId,
     planId,
     closedAt: 0,
+    openedAt: Date.now(),
     changeSeq: 0,
   };
   const source = sourceOf(request);
@@ -705,6 +716,8 @@ function judgeRefusal(
         return `${said}, but ${inv.id} matured (last ROI day ${inv.end}, ${inv.daysPaid} of ${inv.days} days, ${inv.paid} of the cap ${inv.cap})`;
       if (message === M.principalTaken && takenOf(state, inv.id, 'principal', now).length === 0)
         return `${said}, but no request has taken the principal of ${inv.id}`;
+      if (message === M.principalPromotional && !codeFunded(model, inv.id))
+        return `${said}, but ${inv.id} was not paid by an activation code`;
     }
   }
   if (resolved?.kind === 'compound') {
