@@ -6,7 +6,8 @@ import { catchUpIncome, type IncomeRunObserver } from '../modules/income/income.
 // The daily income run's schedule (RULES.md "Daily income"): at INCOME_SCHEDULE (00:05 UTC) every
 // server tries to pay yesterday; the date's row in income_runs lets exactly one of them in. Every
 // INCOME_RETRY_MS the same check also finishes a run that failed or whose server died, pays the dates
-// of the last INCOME_CATCH_UP_DAYS that were missed while no server ran at 00:05, and closes the
+// of the last INCOME_CATCH_UP_DAYS that were missed while no server ran at 00:05, pays the rest of the
+// dates an admin ran before they ended (a date is final only after it ends), and closes the
 // investments whose earning window has ended.
 
 type Log = {
