@@ -1,5 +1,7 @@
 import sharp from 'sharp';
 import * as v from 'valibot';
+import { keccak256, toHex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
 import {
   addDeposit,
   cancelDeposit,
@@ -9,6 +11,7 @@ import {
 import { storeImage } from '../../../src/server/modules/uploads/uploads.service.ts';
 import { PLATFORM, walletAccountId } from '../../../src/server/modules/wallets/ledger.service.ts';
 import { createChainReader } from '../../../src/server/modules/web3/chain-reader.ts';
+import { issueChallenge, proofOriginOf, proveWallet } from '../../../src/server/modules/web3/wallet-proof.ts';
 import {
   approveDeposit,
   depositById,
@@ -18,6 +21,7 @@ import {
 } from '../../../src/server/modules/web3/web3.service.ts';
 import { depositDecisionSchema, manualDepositRequestSchema } from '../../../src/shared/deposits.ts';
 import {
+  WEB3_MESSAGES,
   WEB3_REQUIRED_CONFIRMATIONS,
   web3ApproveSchema,
   web3DepositRequestSchema,
@@ -43,7 +47,7 @@ import {
   sessionOf,
   type World,
 } from '../world.ts';
-import { addressless, centsOf, payoutAddressOf, txHash } from './withdrawals.ts';
+import { centsOf, payoutAddressOf, txHash } from './withdrawals.ts';
 
 // Money in by hand and on chain (RULES.md "Deposits (money in)").
 // - Manual deposits: the member's report (amount, hash, a screenshot uploaded first, or a name that is
@@ -53,14 +57,19 @@ import { addressless, centsOf, payoutAddressOf, txHash } from './withdrawals.ts'
 //   simulated BEP20 chain (sim-chain.ts) whose confirmations grow with the simulated clock; the
 //   member's deposit page re-checks it; the admin approves or rejects what waits for them. Hashes of
 //   transfers to the wrong address, of another token, reverted, not mined yet, unknown, submitted twice
-//   or by two members.
+//   or by two members. Every member but the first proves a wallet of their own by signing (setup); a
+//   transfer is credited by itself only to the prover of its sender, who may take over a deposit another
+//   member submitted first; sends from a member's payout address (no proof) wait for an admin.
+// - Across the paths: a hash sent on chain is reported as a manual deposit too (before or after), and a
+//   manual deposit's hash is submitted on chain: one (chain, hash) credits once.
 
 type Target = 'open' | 'any' | 'bogus' | 'recent';
 type Who = 'owner' | 'admin' | 'other';
 
 /** A transfer a member makes on the chain before submitting its hash. */
 type ChainSend = {
-  from: 'own' | 'stranger';
+  /** The member's proven wallet, their payout address (saved, never proven), or nobody's. */
+  from: 'own' | 'payout' | 'stranger';
   to: 'deposit' | 'wrong';
   token: 'usdt' | 'other';
   success: boolean;
@@ -76,7 +85,8 @@ export type DepositOp =
       kind: 'dep-add';
       by: number;
       amount: unknown;
-      hash: { fresh: string } | { reuse: number } | { bad: string };
+      /** A fresh hash, a manual deposit's again, one sent on chain (anyone's), or a malformed one. */
+      hash: { fresh: string } | { reuse: number } | { chain: number } | { bad: string };
       image: 'none' | 'upload' | 'foreign';
     }
   | { kind: 'dep-decide'; pick: number; which: Target; status: unknown; reason?: string; wrong: boolean }
@@ -85,8 +95,8 @@ export type DepositOp =
       kind: 'chain-submit';
       by: number;
       hash: string;
-      /** A fresh transfer sent now, an earlier hash (anyone's), or a hash the chain never saw. */
-      tx: { send: ChainSend } | { reuse: number } | { unknown: true };
+      /** A fresh transfer sent now, an earlier hash (anyone's), a manual deposit's, or one the chain never saw. */
+      tx: { send: ChainSend } | { reuse: number } | { manual: number } | { unknown: true };
       chainId: unknown;
     }
   | { kind: 'chain-check'; pick: number; as: Who; by: number }
@@ -103,6 +113,7 @@ type OnChain = {
   /** The amount the answers showed last (from the chain or an approval), in cents. */
   cents: number | null;
   credited: boolean;
+  reason: string | null;
 };
 
 type DepositsState = {
@@ -128,6 +139,8 @@ type DepositsState = {
 };
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-0000000000bb';
+/** A hash no transfer has, when a report would reuse a chain hash before any was sent. */
+const txHash0 = `0x${'c'.repeat(64)}`;
 const WAITING = ['pending', 'awaiting_admin'];
 const FINAL = ['credited', 'rejected'];
 const DUST = 10n ** BigInt(TOKEN_DECIMALS - 3);
@@ -174,9 +187,21 @@ function asker(world: World, owner: string | undefined, as: Who, by: number): Me
   return other ?? (world.members.find((m) => m.id !== owner) as Member);
 }
 
+/** Member i's own wallet: a key only the simulator holds, proven by signing in setup (not member 0). */
+const walletOf = (i: number) => privateKeyToAccount(keccak256(toHex(`simulated wallet ${i}`)));
+const provenAddressOf = (i: number) => walletOf(i).address.toLowerCase();
+/** Member 0 proves no wallet: their sends, like everyone's from a payout address, wait for an admin. */
+const proves = (i: number) => i !== 0;
+
+/** The member who proved the wallet `address` (lower case), if any. */
+function proverOf(world: World, address: string): string | undefined {
+  const index = world.members.findIndex((_, i) => proves(i) && provenAddressOf(i) === address);
+  return index < 0 ? undefined : world.members[index]?.id;
+}
+
 function chainSend(r: Rng): ChainSend {
   return {
-    from: r.chance(0.85) ? 'own' : 'stranger',
+    from: r.chance(0.8) ? 'own' : r.chance(0.5) ? 'payout' : 'stranger',
     to: r.chance(0.93) ? 'deposit' : 'wrong',
     token: r.chance(0.95) ? 'usdt' : 'other',
     success: r.chance(0.95),
@@ -195,11 +220,21 @@ function creditableOnChain(world: World, state: DepositsState, deposit: OnChain)
     return 'it paid no USDT to the deposit address';
   const confirmations = state.chain.confirmations(deposit.hash);
   if (confirmations < WEB3_REQUIRED_CONFIRMATIONS) return `it has ${confirmations} confirmations`;
-  const index = world.members.findIndex((m) => m.id === deposit.userId);
-  if (addressless(world, index) || tx.from !== payoutAddressOf(index).toLowerCase())
-    return 'it came from an address the member never saved';
+  if (proverOf(world, tx.from) !== deposit.userId) return 'it came from a wallet the member never proved';
   const cents = Number((tx.units * 100n) / 10n ** BigInt(TOKEN_DECIMALS));
   return cents < 1 ? 'it is below a cent' : cents;
+}
+
+/** What an admin may approve while the chain check runs: what the chain shows confirmed, sent by nobody else's proven wallet. */
+function approvableOnChain(world: World, state: DepositsState, deposit: OnChain): string | undefined {
+  const tx = state.chain.txs.get(deposit.hash);
+  if (!tx || !tx.success || tx.to !== SIM_DEPOSIT_ADDRESS || tx.token !== SIM_TOKEN)
+    return 'the chain shows no such transfer';
+  const confirmations = state.chain.confirmations(deposit.hash);
+  if (confirmations < WEB3_REQUIRED_CONFIRMATIONS) return `it has ${confirmations} confirmations`;
+  const prover = proverOf(world, tx.from);
+  if (prover !== undefined && prover !== deposit.userId) return 'another member proved its sender';
+  return undefined;
 }
 
 export const deposits: Domain<DepositOp, DepositsState> = {
@@ -231,7 +266,18 @@ export const deposits: Domain<DepositOp, DepositsState> = {
     finalInStep: new Set(),
   }),
 
-  async setup({ state }) {
+  async setup({ world, state }) {
+    // Every member but the first proves a wallet of their own by signing the server's EIP-4361 message.
+    const origin = proofOriginOf('https://simulator.invalid');
+    for (const [i, m] of world.members.entries()) {
+      if (!proves(i)) continue;
+      const member = await sessionOf(world, m);
+      const account = walletOf(i);
+      const address = account.address.toLowerCase();
+      const { message } = await issueChallenge(world.db, member, { address }, origin);
+      const signature = await account.signMessage({ message });
+      await proveWallet(world.db, member, { address, signature }, origin);
+    }
     const config = {
       rpcUrl: 'http://chain.simulator.invalid',
       tokenContract: SIM_TOKEN,
@@ -255,11 +301,13 @@ export const deposits: Domain<DepositOp, DepositsState> = {
         kind: 'dep-add',
         by: r.int(0, g.members - 1),
         amount: r.chance(0.7) ? (r.int(100, 100_000) / 100).toFixed(2) : amountInput(r),
-        hash: r.chance(0.85)
+        hash: r.chance(0.75)
           ? { fresh: txHash(r) }
-          : r.chance(0.8)
-            ? { reuse: r.int(0, 1_000) }
-            : { bad: '0x12' },
+          : r.chance(0.4)
+            ? { chain: r.int(0, 1_000) }
+            : r.chance(0.8)
+              ? { reuse: r.int(0, 1_000) }
+              : { bad: '0x12' },
         image: r.chance(0.3) ? 'upload' : r.chance(0.95) ? 'none' : 'foreign',
       };
     if (roll < 0.33)
@@ -288,7 +336,14 @@ export const deposits: Domain<DepositOp, DepositsState> = {
         kind: 'chain-submit',
         by: r.int(0, g.members - 1),
         hash: txHash(r),
-        tx: t < 0.8 ? { send: chainSend(r) } : t < 0.95 ? { reuse: r.int(0, 1_000) } : { unknown: true },
+        tx:
+          t < 0.75
+            ? { send: chainSend(r) }
+            : t < 0.9
+              ? { reuse: r.int(0, 1_000) }
+              : t < 0.96
+                ? { manual: r.int(0, 1_000) }
+                : { unknown: true },
         chainId: r.chance(0.97) ? 56 : 1,
       };
     }
@@ -329,7 +384,12 @@ export const deposits: Domain<DepositOp, DepositsState> = {
     state.chain.send(
       {
         hash: op.hash,
-        from: s.from === 'own' ? payoutAddressOf(op.by).toLowerCase() : OTHER_ADDRESS,
+        from:
+          s.from === 'own'
+            ? provenAddressOf(op.by)
+            : s.from === 'payout'
+              ? payoutAddressOf(op.by).toLowerCase()
+              : OTHER_ADDRESS,
         to: s.to === 'deposit' ? SIM_DEPOSIT_ADDRESS : OTHER_ADDRESS,
         token: s.token === 'usdt' ? SIM_TOKEN : OTHER_TOKEN,
         units,
@@ -361,7 +421,9 @@ export const deposits: Domain<DepositOp, DepositsState> = {
             ? op.hash.fresh
             : 'bad' in op.hash
               ? op.hash.bad
-              : (state.manualHashes[op.hash.reuse % Math.max(state.manualHashes.length, 1)] ?? '0x');
+              : 'chain' in op.hash
+                ? (state.chain.hashes[op.hash.chain % Math.max(state.chain.hashes.length, 1)] ?? txHash0)
+                : (state.manualHashes[op.hash.reuse % Math.max(state.manualHashes.length, 1)] ?? '0x');
         // Uploaded before the step (beforeStep); a retry sends the same name.
         const image = state.uploaded.has(op) ? state.uploaded.get(op) : await imageFor(c, op, member);
         return faulty(world, plan, () =>
@@ -403,7 +465,9 @@ export const deposits: Domain<DepositOp, DepositsState> = {
         const hash =
           'reuse' in op.tx
             ? (state.chain.hashes[op.tx.reuse % Math.max(state.chain.hashes.length, 1)] ?? op.hash)
-            : op.hash;
+            : 'manual' in op.tx
+              ? (state.manualHashes[op.tx.manual % Math.max(state.manualHashes.length, 1)] ?? op.hash)
+              : op.hash;
         return faulty(world, plan, () =>
           submitDeposit(
             world.db,
@@ -582,6 +646,8 @@ function learnManual(
     );
     if (same)
       return `the hash ${d.tx_hash} was reported twice (${same.id}, ${d.id}) while the first is ${same.status}`;
+    if (state.creditedHashes.has(d.tx_hash))
+      return `the hash ${d.tx_hash}, already credited, was taken as a manual deposit`;
     if (d.status !== 'pending') return `a new manual deposit is ${d.status}`;
     state.manual.set(d.id, {
       id: d.id,
@@ -605,6 +671,9 @@ function learnManual(
   }
   m.status = d.status as ManualStatus;
   if (d.status === 'approved') {
+    // One (chain, hash) credits once, whatever the path.
+    if (state.creditedHashes.has(m.hash)) return `the hash ${m.hash} was credited twice (approved by hand)`;
+    state.creditedHashes.add(m.hash);
     state.credited.manual += 1;
     model.move(PLATFORM.deposits, walletAccountId(m.userId, 'business'), m.cents);
   }
@@ -619,7 +688,14 @@ function learnOnChain(
 ): string | undefined {
   const d = (
     body as {
-      deposit?: { id: string; status: string; amount: string | null; user_id: string; tx_hash: string };
+      deposit?: {
+        id: string;
+        status: string;
+        amount: string | null;
+        user_id: string;
+        tx_hash: string;
+        reason: string | null;
+      };
     }
   ).deposit;
   if (!d) return `${op.kind} answered without a deposit`;
@@ -627,12 +703,36 @@ function learnOnChain(
   if (known && again) return undefined;
   if (!known) {
     if (op.kind !== 'chain-submit') return `${op.kind} answered for ${d.id}, a deposit never submitted`;
-    known = { id: d.id, userId: d.user_id, hash: d.tx_hash, status: 'pending', cents: null, credited: false };
+    known = {
+      id: d.id,
+      userId: d.user_id,
+      hash: d.tx_hash,
+      status: 'pending',
+      cents: null,
+      credited: false,
+      reason: null,
+    };
     state.onChain.set(d.id, known);
     state.chainOrder.push(d.id);
   }
   if (op.kind === 'chain-submit' && d.user_id !== memberAt(world, op.by).id)
     return `member ${memberAt(world, op.by).id} submitted ${d.tx_hash}, and was answered with ${d.user_id}'s deposit`;
+  // Submitting someone's hash: it moves to the submitter only when they proved its sender (or the chain
+  // had not shown it within a day), never once credited.
+  const sender = state.chain.txs.get(known.hash)?.from;
+  const reopenable =
+    !known.credited &&
+    ((sender !== undefined && proverOf(world, sender) === d.user_id) ||
+      (known.status === 'rejected' && known.reason === WEB3_MESSAGES.notFoundOnChain));
+  if (op.kind === 'chain-submit' && known.userId !== d.user_id) {
+    if (!reopenable)
+      return `member ${d.user_id} took over ${known.userId}'s deposit ${d.id} without proving its sender`;
+    known.userId = d.user_id;
+  }
+  if (op.kind === 'chain-submit' && known.status === 'rejected' && !FINAL.includes(d.status)) {
+    if (!reopenable) return `the rejected deposit ${d.id} was opened again for ${d.user_id}`;
+    known.status = d.status;
+  }
   if (op.kind === 'chain-check' && op.as === 'other') return `a member saw another member's deposit ${d.id}`;
   // Credited and rejected are final. An answer still open after one is a read made before it, by a call
   // of the same step (they run at once, and a check is learned after the decisions): older than what
@@ -649,6 +749,8 @@ function learnOnChain(
       const cents = d.amount === null ? Number.NaN : centsOf(d.amount);
       if (op.kind === 'chain-approve') {
         if (op.wrong && known.cents !== null) return `an approval naming the wrong amount was answered 200`;
+        const refused = approvableOnChain(world, state, known);
+        if (refused) return `on-chain deposit ${d.id} was approved though ${refused}`;
       } else {
         const chain = creditableOnChain(world, state, known);
         if (typeof chain === 'string') return `on-chain deposit ${d.id} was credited though ${chain}`;
@@ -663,6 +765,7 @@ function learnOnChain(
     }
   } else if (known.credited) return `on-chain deposit ${d.id} was credited, and is now ${d.status}`;
   known.status = d.status;
+  known.reason = d.reason;
   known.cents = d.amount === null ? null : centsOf(d.amount);
   return undefined;
 }
