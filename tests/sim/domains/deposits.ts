@@ -228,7 +228,7 @@ function creditableOnChain(world: World, state: DepositsState, deposit: OnChain)
 /** What an admin may approve while the chain check runs: what the chain shows confirmed, sent by nobody else's proven wallet. */
 function approvableOnChain(world: World, state: DepositsState, deposit: OnChain): string | undefined {
   const tx = state.chain.txs.get(deposit.hash);
-  if (!tx || !tx.success || tx.to !== SIM_DEPOSIT_ADDRESS || tx.token !== SIM_TOKEN)
+  if (!tx?.success || tx.to !== SIM_DEPOSIT_ADDRESS || tx.token !== SIM_TOKEN)
     return 'the chain shows no such transfer';
   const confirmations = state.chain.confirmations(deposit.hash);
   if (confirmations < WEB3_REQUIRED_CONFIRMATIONS) return `it has ${confirmations} confirmations`;
