@@ -37,15 +37,13 @@ export async function unblockedRankHolders(
 ): Promise<RankHolder[]> {
   const holders = await rankHolders(db, ladder, lowest);
   if (holders.length === 0) return [];
+  // The blocked among everyone reaching the floor: one query, however many hold a rank.
   const blocked = await db
-    .selectFrom('users')
-    .select('id')
-    .where('status', '<>', 'unblock')
-    .where(
-      'id',
-      'in',
-      holders.map((h) => h.id),
-    )
+    .selectFrom('users as u')
+    .innerJoin('team_totals as t', 't.user_id', 'u.id')
+    .select('u.id')
+    .where('u.status', '<>', 'unblock')
+    .where('t.team_business_cents', '>=', Number(lowest.business_needed_cents))
     .execute();
   const out = new Set(blocked.map((row) => row.id));
   return holders.filter((h) => !out.has(h.id));
