@@ -11,6 +11,12 @@ import { API_BASE } from './constants.ts';
  */
 export const OFFLINE_OWNER_HEADER = 'x-offline-owner';
 
+/**
+ * Response header beside OFFLINE_OWNER_HEADER: when the session ends (ISO 8601), its lifetime's end or
+ * sooner its idle timeout's. The worker keeps it with the copies and never answers from them after it.
+ */
+export const OFFLINE_EXPIRES_HEADER = 'x-offline-expires';
+
 /** Response header the worker adds when it answers from a copy: when the copy was saved (ISO 8601). */
 export const OFFLINE_COPY_HEADER = 'x-offline-copy';
 

@@ -2,7 +2,7 @@ import { toJsonSchema } from '@valibot/to-json-schema';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import * as v from 'valibot';
 import { GENERIC } from '../../shared/messages.ts';
-import { OFFLINE_OWNER_HEADER } from '../../shared/offline.ts';
+import { OFFLINE_EXPIRES_HEADER, OFFLINE_OWNER_HEADER } from '../../shared/offline.ts';
 import { badRequest, invalidInput } from './errors.ts';
 import type { SessionUser } from './session.ts';
 import { requireRole } from './session.ts';
@@ -132,7 +132,10 @@ export function defineRoute<
         request,
         reply,
       });
-      if (spec.offlineCopy && user?.user.role === 'user') reply.header(OFFLINE_OWNER_HEADER, user.user.id);
+      if (spec.offlineCopy && user?.user.role === 'user')
+        reply
+          .header(OFFLINE_OWNER_HEADER, user.user.id)
+          .header(OFFLINE_EXPIRES_HEADER, user.endsAt ?? user.expiresAt);
       return result;
     },
   });

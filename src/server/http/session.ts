@@ -11,25 +11,50 @@ import { hashToken } from './tokens.ts';
 export type SessionUser = {
   sessionId: string;
   expiresAt: string;
+  /**
+   * The end of the session unless it is used again: expiresAt, or sooner its idle timeout's end (set by
+   * the session loader; a session made in code, as the warm-up's, has expiresAt only).
+   */
+  endsAt?: string;
   user: UserTable;
 };
 
 declare module 'fastify' {
   interface FastifyRequest {
     sessionUser: SessionUser | undefined;
+    /** A session cookie came that names no live session (expired, idle, signed out, blocked). */
+    sessionEnded: boolean;
   }
 }
+
+/**
+ * Sent on sign-out and on a 401 for a session that has ended: the browser drops its HTTP cache (a
+ * member's images are cached privately for a day). Not "storage": that would also unregister the
+ * service worker, and with it the installed app's offline shell and the member's push subscription,
+ * at every session end; the offline copies are cleared by the worker and the app instead
+ * (docs/rules.md "Offline copies"). Not "cookies": that clears every cookie of the whole registrable
+ * domain; the session cookie is expired by name instead.
+ */
+export const CLEAR_SITE_DATA = '"cache"';
 
 /** Attaches the signed-in person to every API request; an expired session or a blocked member has none. */
 export function registerSessionLoader(app: FastifyInstance, db: Db, cookies: CookieSettings): void {
   const name = sessionCookieName(cookies);
   app.decorateRequest('sessionUser', undefined);
+  app.decorateRequest('sessionEnded', false);
   app.addHook('onRequest', async (request) => {
     if (!isApiRequest(request)) return;
     const token = request.cookies[name];
     if (!token) return;
     const found = await resolveSession(db, hashToken(token));
     if (found) request.sessionUser = found;
+    else request.sessionEnded = true;
+  });
+  // The 401 of a session that has ended: its cookie goes, and the browser's cache of the member with it.
+  app.addHook('onSend', async (request, reply) => {
+    if (reply.statusCode !== 401 || !request.sessionEnded) return;
+    reply.header('clear-site-data', CLEAR_SITE_DATA);
+    clearSessionCookie(reply, cookies);
   });
 }
 

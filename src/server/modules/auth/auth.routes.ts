@@ -17,7 +17,12 @@ import type { Db } from '../../db/database.ts';
 import type { UserTable } from '../../db/schema.ts';
 import type { Csrf } from '../../http/csrf.ts';
 import { defineRoute } from '../../http/route.ts';
-import { type CookieSettings, clearSessionCookie, setSessionCookie } from '../../http/session.ts';
+import {
+  CLEAR_SITE_DATA,
+  type CookieSettings,
+  clearSessionCookie,
+  setSessionCookie,
+} from '../../http/session.ts';
 import {
   challengeTokenOf,
   clearChallengeCookie,
@@ -69,6 +74,7 @@ export function registerAuthRoutes(app: FastifyInstance, { db, csrf, cookies, bo
   const endSession = async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.sessionUser) await signOut(db, request.sessionUser.sessionId);
     clearSessionCookie(reply, cookies);
+    reply.header('clear-site-data', CLEAR_SITE_DATA);
     csrf.issue(request, reply);
     return { message: AUTH.signedOut };
   };

@@ -150,9 +150,19 @@ export async function resolveSession(db: Db, sessionId: string, now = new Date()
     await deleteSession(db, sessionId);
     return undefined;
   }
-  if (nowMs - Date.parse(found.lastSeenAt) >= LAST_SEEN_WRITE_MS)
-    await touchSession(db, sessionId, found.lastSeenAt, nowIso);
-  return { sessionId: found.sessionId, expiresAt: found.expiresAt, user: found.user };
+  let lastSeenAt = found.lastSeenAt;
+  if (nowMs - Date.parse(lastSeenAt) >= LAST_SEEN_WRITE_MS) {
+    await touchSession(db, sessionId, lastSeenAt, nowIso);
+    lastSeenAt = nowIso;
+  }
+  // When the session ends unless used again: its lifetime, or sooner its idle timeout.
+  const idleEnd = new Date(Date.parse(lastSeenAt) + found.idleSeconds * 1000).toISOString();
+  return {
+    sessionId: found.sessionId,
+    expiresAt: found.expiresAt,
+    endsAt: idleEnd < found.expiresAt ? idleEnd : found.expiresAt,
+    user: found.user,
+  };
 }
 
 export async function register(db: Db, input: RegisterInput, ctx: RequestContext): Promise<UserTable> {
