@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 
 // One transaction on chain credits once, whatever the path: a manual deposit, an on-chain deposit and a
 // payment that reports its hash all credit through one row here, keyed by (chain, hash) and inserted in
@@ -18,6 +18,20 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addPrimaryKeyConstraint('chain_credits_pk', ['chain_id', 'tx_hash'])
     .execute();
+  // What was credited before this table existed is claimed too, or a hash credited by one path could
+  // still be credited by the other. Where both paths credited one hash already, the first claim stays
+  // (the on-chain one) and the double credit is the operator's to correct by an adjustment.
+  await sql`
+    insert into chain_credits (chain_id, tx_hash, source, source_id, ledger_transfer_id, created_at)
+    select chain_id, tx_hash, 'onchain', id, ledger_transfer_id, coalesce(credited_at, updated_at)
+    from web3_deposits where status = 'credited'
+    on conflict do nothing`.execute(db);
+  // Manual deposits are USDT on BNB Smart Chain (chain id 56).
+  await sql`
+    insert into chain_credits (chain_id, tx_hash, source, source_id, ledger_transfer_id, created_at)
+    select 56, lower(tx_hash), 'manual', id, ledger_transfer_id, coalesce(decided_at, created_at)
+    from manual_deposits where status = 'approved'
+    on conflict do nothing`.execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
