@@ -4,8 +4,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { createDatabase } from '../../src/server/db/database.ts';
 import type { ApiClient } from '../helpers/client.ts';
 import { adminQuery, TEST_DATABASE_URL } from '../helpers/postgres.ts';
+import { adminTwoFactorOffForTests } from '../helpers/test-settings.ts';
 import { openReferenceWriter, prepareReferenceDatabase, type Target, writeLoop } from './ledger-write.ts';
 import type { OpenLoopResult } from './open-loop.ts';
 import { cpuMsOf } from './process-cpu.ts';
@@ -74,13 +76,30 @@ export async function startProcess(script: string, env: Record<string, string>, 
   for (let attempt = 0; attempt < 150; attempt++) {
     if (child.exitCode !== null) break;
     try {
-      if ((await fetch(healthUrl)).ok)
+      if ((await fetch(healthUrl)).ok) {
+        // A server with the bench's admin: the admin signs in with the password, as on every test server.
+        if (env.ADMIN_EMAIL) await adminTwoFactorOff(env);
         return { pid: child.pid as number, stop, cpuMs: () => cpuMsOf(child.pid) };
+      }
     } catch {}
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   await stop();
   throw new Error(`${script} did not start`);
+}
+
+/** The setting off on the database `env` names (freshDatabase's env), through a handle opened and closed here. */
+async function adminTwoFactorOff(env: Record<string, string>): Promise<void> {
+  const { db } = createDatabase({
+    databaseUrl: env.DATABASE_URL || undefined,
+    databaseSchema: env.DATABASE_SCHEMA || undefined,
+    dataDir: env.DATA_DIR ?? '',
+  });
+  try {
+    await adminTwoFactorOffForTests(db);
+  } finally {
+    await db.destroy();
+  }
 }
 
 /**
