@@ -481,7 +481,7 @@ export async function assignDeposit(
     const row = await findDeposit(trx, id);
     if (!row) throw notFound(WEB3_MESSAGES.notFound);
     const member = await findUserById(trx, input.user_id);
-    if (!member || member.role !== 'user')
+    if (member?.role !== 'user')
       throw badRequest([{ field: 'user_id', message: WEB3_MESSAGES.memberRequired }]);
     if (row.status === 'credited') throw conflict(WEB3_MESSAGES.assignFinal);
     if (row.user_id === member.id) throw conflict(WEB3_MESSAGES.assignSame);
