@@ -4,6 +4,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, type Page } from '@playwright/test';
+import { createDatabase } from '../../src/server/db/database.ts';
+import { adminTwoFactorOffForTests } from '../helpers/test-settings.ts';
 
 /** Waits until the service worker is active and controls the page (its precache is then complete). */
 export async function waitForControl(page: Page): Promise<void> {
@@ -89,6 +91,17 @@ export async function startOwnServer({
       );
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  // Its admin signs in with the password, as on every test server (tests/helpers/test-settings.ts).
+  const { db } = createDatabase({
+    dataDir: join(root, 'data'),
+    databaseUrl: undefined,
+    databaseSchema: undefined,
+  });
+  try {
+    await adminTwoFactorOffForTests(db);
+  } finally {
+    await db.destroy();
   }
   return {
     origin,
