@@ -1,6 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAYMENT_MESSAGES } from '../../src/shared/payments.ts';
+import { CHAIN_CREDIT_MESSAGES } from '../../src/shared/web3.ts';
 import { type ApiClient, signedInAdminClient, signedInMember } from '../helpers/client.ts';
 import {
   type FakeNowPayments,
@@ -15,7 +16,7 @@ import { startServer, type TestServer } from '../helpers/server.ts';
 // callbacks verified with HMAC-SHA512 of the key-sorted JSON body (computed here independently of the
 // server's code), statuses that only move forward, the status re-read from the provider before
 // anything is credited, and exactly one credit however often and however concurrently the news comes.
-// Members in this file: 14 on the main server, 1 on the misconfigured one (the limit is 20 per server).
+// Members in this file: 16 on the main server, 1 on the misconfigured one (the limit is 20 per server).
 
 const IPN_SECRET = `ipn-${randomBytes(16).toString('hex')}`;
 const PUBLIC_URL = 'http://platform.example.test';
@@ -649,5 +650,45 @@ describe('when the provider is down or refuses us', () => {
       for (const signature of [sign(body, ''), sign(body), null])
         expect((await ipn(body, signature, misconfigured)).status).toBe(401);
     });
+  });
+});
+
+describe('one transaction on chain credits once, whatever the path', () => {
+  const bscHash = () => `0x${randomBytes(32).toString('hex')}`;
+
+  it('does not credit a payment paid by a transaction already approved as a manual deposit', async () => {
+    const member = await signedInMember(server.baseUrl);
+    const hash = bscHash();
+    const manual = await member.client.post('/deposite/add', { amount: '25.00', tx_hash: hash });
+    expect(manual.status, manual.text).toBe(201);
+    const d = manual.body.deposit;
+    const approved = await admin.put(`/deposite/${d.id}`, {
+      status: 'approved',
+      amount: d.amount,
+      user_id: d.user_id,
+    });
+    expect(approved.status, approved.text).toBe(200);
+    const { payment, remote } = await created(member);
+    // NOWPayments names the BSC transaction it was paid by: the one already credited by hand.
+    fake.setPayment(remote.payment_id, {
+      payment_status: 'finished',
+      payin_hash: hash.toUpperCase().replace('0X', '0x'),
+    });
+    const res = await statusOf(member, payment.payment_id);
+    expect(res.body).toMatchObject({ payment_status: 'finished', credited_amount: null });
+    expect((await balanceOf(member)).business).toBe('25.00');
+  });
+
+  it('refuses a manual deposit of the transaction a payment was credited by', async () => {
+    const member = await signedInMember(server.baseUrl);
+    const hash = bscHash();
+    const { payment, remote } = await created(member);
+    fake.setPayment(remote.payment_id, { payment_status: 'finished', payin_hash: hash });
+    const res = await statusOf(member, payment.payment_id);
+    expect(res.body).toMatchObject({ payment_status: 'finished', credited_amount: '25.00' });
+    const manual = await member.client.post('/deposite/add', { amount: '25.00', tx_hash: hash });
+    expect(manual.status).toBe(409);
+    expect(manual.body.message).toBe(CHAIN_CREDIT_MESSAGES.payment);
+    expect((await balanceOf(member)).business).toBe('25.00');
   });
 });

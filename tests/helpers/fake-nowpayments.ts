@@ -36,6 +36,8 @@ export type FakePayment = {
   created_at: string;
   updated_at: string;
   expiration_estimate_date: string;
+  /** The payer's transaction, once NOWPayments has seen it. */
+  payin_hash?: string;
 };
 
 export type RecordedRequest = {
@@ -75,7 +77,7 @@ export type FakeNowPayments = {
   /** Moves a payment to a status and/or amount paid, as NOWPayments would when money arrives. */
   setPayment(
     id: string | number,
-    changes: { payment_status?: FakePaymentStatus; actually_paid?: number },
+    changes: { payment_status?: FakePaymentStatus; actually_paid?: number; payin_hash?: string },
   ): void;
   /** From now on, requests matching the mode fail; fail(null) heals. */
   fail(mode: FailureMode | null): void;

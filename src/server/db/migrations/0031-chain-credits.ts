@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
-// One transaction on chain credits once, whatever the path: a manual deposit and an on-chain deposit
-// (and a payment, once a provider reports the hash it was paid by) credit through one row here, keyed
+// One transaction on chain credits once, whatever the path: a manual deposit, an on-chain deposit and a
+// crypto payment whose provider names the transaction it was paid by credit through one row here, keyed
 // by (chain, hash) and inserted in the transaction that posts the ledger credit. The primary key is the judge, on SQLite and on
 // PostgreSQL, even for two paths crediting the same hash at the same moment.
 // - source: 'manual' | 'onchain' | 'payment'; source_id: the credited row of that path; ledger_transfer_id:

@@ -33,6 +33,7 @@ function toPayment(body: Json): ProviderPayment {
     order_id: text(body.order_id) ?? '',
     created_at: text(body.created_at) ?? new Date().toISOString(),
     expires_at: text(body.expiration_estimate_date),
+    payin_hash: text(body.payin_hash),
   };
 }
 

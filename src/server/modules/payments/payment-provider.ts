@@ -16,6 +16,8 @@ export type ProviderPayment = {
   order_id: string;
   created_at: string;
   expires_at: string | null;
+  /** The hash of the transaction the payer paid by, where the provider reports one (NOWPayments' payin_hash). */
+  payin_hash?: string | null;
 };
 
 export type NewInvoice = {

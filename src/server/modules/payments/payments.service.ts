@@ -21,6 +21,7 @@ import { type Outcome, replayOf, runOnce } from '../idempotency/idempotency.serv
 import { notifyDepositCredited } from '../notifications/notifications.service.ts';
 import { pushToMembers } from '../push/push.service.ts';
 import { ensureWallets, PLATFORM, postTransfer, walletAccountId } from '../wallets/ledger.service.ts';
+import { claimChainCredit, setChainCreditTransfer } from '../web3/chain-credits.repository.ts';
 import { isValidIpnSignature } from './ipn-signature.ts';
 import type { PaymentProvider, ProviderPayment } from './payment-provider.ts';
 import { ProviderError } from './payment-provider.ts';
@@ -187,6 +188,27 @@ export async function applyProviderPayment(deps: PaymentsDeps, remote: ProviderP
       // rank) or `expired`/`failed` (same rank, another final status) did not move the status, so it
       // credits nothing either.
       if (stored !== 'finished' || (await findCredit(trx, provider, row.provider_payment_id))) return;
+      // A payment paid by a BSC transaction the provider names shares the (chain, hash) uniqueness of
+      // manual and on-chain deposits: one transaction on chain credits once, whatever the path.
+      const payinHash = bscPayinHash(row.pay_currency, remote.payin_hash);
+      if (payinHash) {
+        const claim = await claimChainCredit(trx, {
+          chainId: BSC_CHAIN_ID,
+          txHash: payinHash,
+          source: 'payment',
+          sourceId: row.id,
+          at: new Date().toISOString(),
+        });
+        // Our own claim: a concurrent caller credited this payment.
+        if (claim?.source === 'payment' && claim.source_id === row.id) return;
+        if (claim) {
+          deps.log.warn(
+            { paymentId: row.provider_payment_id, payinHash, creditedAs: claim.source },
+            'crypto payment: its transaction was already credited by another path; not credited again',
+          );
+          return;
+        }
+      }
       await ensureWallets(trx, row.user_id);
       const transfer = await postTransfer(trx, {
         debitAccountId: PLATFORM.deposits,
@@ -207,6 +229,7 @@ export async function applyProviderPayment(deps: PaymentsDeps, remote: ProviderP
       });
       // Someone credited it between our check and our insert: undo our transfer with the transaction.
       if (!credited) throw new AlreadyCredited();
+      if (payinHash) await setChainCreditTransfer(trx, BSC_CHAIN_ID, payinHash, transfer.id);
       await notifyDepositCredited(trx, {
         memberId: row.user_id,
         amountCents: Number(row.price_amount_cents),
@@ -228,6 +251,13 @@ export async function applyProviderPayment(deps: PaymentsDeps, remote: ProviderP
 }
 
 class AlreadyCredited extends Error {}
+
+const BSC_CHAIN_ID = 56;
+/** The payin hash of a payment made on BNB Smart Chain, in lower case; null for another network or none. */
+function bscPayinHash(payCurrency: string, hash: string | null | undefined): string | null {
+  if (!hash || !/^0x[0-9a-fA-F]{64}$/.test(hash)) return null;
+  return payCurrency.toLowerCase().endsWith('bsc') ? hash.toLowerCase() : null;
+}
 
 /** Asks the provider again for a payment that is not final yet, and records the answer. */
 async function refresh(deps: PaymentsDeps, row: PaymentRow): Promise<PaymentRow> {

@@ -1,8 +1,8 @@
 import type { Db } from '../../db/database.ts';
 import type { ChainCreditTable } from '../../db/schema.ts';
 
-// One transaction on chain credits once, whatever the path (manual deposit, on-chain deposit; a payment
-// too once a provider reports the hash it was paid by). Each path claims the (chain, hash) here inside the transaction that credits,
+// One transaction on chain credits once, whatever the path (manual deposit, on-chain deposit, a crypto
+// payment whose provider names the transaction it was paid by). Each path claims the (chain, hash) here inside the transaction that credits,
 // before posting: the primary key decides between two paths, even at the same moment (on PostgreSQL
 // the second insert waits for the first transaction and then finds its row).
 
