@@ -102,14 +102,6 @@ describe('reading and changing settings', () => {
     expect((await admin.get('/settings')).body.settings).toEqual(DEFAULT_SETTINGS);
   });
 
-  it('saves valid values in the API’s format and audits before and after', async () => {
-    const res = await put({ withdrawal_fee_percent: 2.5, withdrawal_minimum: '20' });
-    expect(res.status, res.text).toBe(200);
-    expect(res.body).toEqual({
-      message: SETTINGS_MESSAGES.saved,
-      settings: { ...DEFAULT_SETTINGS, withdrawal_fee_percent: '2.50', withdrawal_minimum: '20.00' },
-    });
-    const audit = await admin.get('/audit');
   it('refuses a withdrawal minimum and fee that would pay out nothing, with a 400 naming both', async () => {
     const both = [
       { field: 'withdrawal_minimum', message: SETTINGS_MESSAGES.withdrawalNetsNothing },
@@ -134,6 +126,14 @@ describe('reading and changing settings', () => {
     await reset();
   });
 
+  it('saves valid values in the API’s format and audits before and after', async () => {
+    const res = await put({ withdrawal_fee_percent: 2.5, withdrawal_minimum: '20' });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toEqual({
+      message: SETTINGS_MESSAGES.saved,
+      settings: { ...DEFAULT_SETTINGS, withdrawal_fee_percent: '2.50', withdrawal_minimum: '20.00' },
+    });
+    const audit = await admin.get('/audit');
     const entry = audit.body.entries.find((e: { action: string }) => e.action === 'settings.update');
     expect(JSON.stringify(entry)).toContain('"withdrawal_fee_percent":"5.00"');
     expect(JSON.stringify(entry)).toContain('"withdrawal_fee_percent":"2.50"');

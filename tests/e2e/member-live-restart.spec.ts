@@ -25,7 +25,7 @@ test('the live channel reconnects by itself after its server restarts, and the m
   const dir = mkdtempSync(join(tmpdir(), 'platform-e2e-restart-'));
   const env = {
     PORT: String(await freePort()),
-    CLIENT_DIR: resolve('dist'),
+    CLIENT_DIR: resolve(process.env.CLIENT_DIR ?? 'dist'),
     DATA_DIR: join(dir, 'db'),
     INCOME_SCHEDULE: 'off',
     INCOME_RETRY_MS: '0',

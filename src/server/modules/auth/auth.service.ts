@@ -160,6 +160,7 @@ export async function resolveSession(db: Db, sessionId: string, now = new Date()
   return {
     sessionId: found.sessionId,
     expiresAt: found.expiresAt,
+    // biome-ignore lint/complexity/useMathMinMax: ISO times compared as strings; Math.min takes numbers.
     endsAt: idleEnd < found.expiresAt ? idleEnd : found.expiresAt,
     user: found.user,
   };
