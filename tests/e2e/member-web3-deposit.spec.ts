@@ -2,9 +2,19 @@ import { randomBytes } from 'node:crypto';
 import { devices, expect, test } from '@playwright/test';
 import { E2E_ADMIN } from '../../playwright.config.ts';
 import { WEB3_MESSAGES } from '../../src/shared/web3.ts';
-import { expectTapTarget, fillSignIn, newMember, registerByApi, signInMember } from './helpers.ts';
+import {
+  csrfHeaders,
+  expectTapTarget,
+  fillSignIn,
+  memberIdOf,
+  newMember,
+  registerByApi,
+  signInAdminByApi,
+  signInByApi,
+  signInMember,
+} from './helpers.ts';
 
-// Issue 18, on-chain deposits, the paste-a-hash path end to end. The suite's server has no RPC
+// On-chain deposits, the paste-a-hash path end to end. The suite's server has no RPC
 // (BSC_RPC_URL unset, DEPOSIT_ADDRESS set), so a pasted hash waits for an admin: a member on a phone
 // pastes it on /user/web3-deposit and follows it; support on a desktop approves it on /admin/web3 with
 // the amount checked on chain; the member's page turns to credited by itself and the balance rises.
@@ -101,4 +111,67 @@ test('a member pastes a transaction hash; with no chain check support approves i
   ).toHaveAttribute('data-status', 'credited');
   await page.goto('/user/dashboard');
   await expect(page.getByTestId('balance-business')).toHaveText('$12.34');
+});
+
+test('support hands a deposit someone else submitted to the member who sent it, with a reason; approving credits that member', async ({
+  browser,
+  playwright,
+  baseURL,
+}) => {
+  const submitter = newMember('web3from');
+  const sender = newMember('web3owner');
+  const api = await playwright.request.newContext({ baseURL });
+  const adminApi = await playwright.request.newContext({ baseURL });
+  const hash = newHash();
+  try {
+    await registerByApi(api, submitter);
+    await registerByApi(api, sender);
+    await signInAdminByApi(adminApi);
+    const senderId = await memberIdOf(adminApi, sender.email);
+    await signInByApi(api, submitter);
+    const submitted = await api.post('/api/v1/web3/deposits', {
+      headers: { ...(await csrfHeaders(api)), 'Idempotency-Key': crypto.randomUUID() },
+      data: { chain_id: 56, tx_hash: hash },
+    });
+    expect(submitted.status(), await submitted.text()).toBe(201);
+
+    const context = await browser.newContext({
+      ...devices['Desktop Chrome'],
+      viewport: { width: 1366, height: 850 },
+      baseURL,
+    });
+    try {
+      const admin = await context.newPage();
+      await admin.goto('/admin-login');
+      await fillSignIn(admin, E2E_ADMIN.email, E2E_ADMIN.password);
+      await expect(admin).toHaveURL(/\/admin\/dashboard$/);
+      await admin.goto('/admin/web3?status=awaiting_admin');
+      const row = admin.getByTestId('admin-web3-deposits').locator('[data-deposit-id]', { hasText: hash });
+      await expect(row).toContainText(submitter.fullname);
+      await row.getByRole('button', { name: 'Assign' }).click();
+      const dialog = admin.getByRole('dialog', { name: 'Assign on-chain deposit to another member' });
+      await dialog.getByLabel('Member id').fill(senderId);
+      await dialog
+        .getByLabel('Reason (kept in the audit log)')
+        .fill('Their wallet sent it: checked on BscScan');
+      await dialog.getByRole('button', { name: 'Assign' }).click();
+      await expect(admin.getByRole('status').filter({ hasText: WEB3_MESSAGES.assigned })).toBeVisible();
+      await expect(row).toContainText(sender.fullname);
+
+      await row.getByRole('button', { name: 'Approve' }).click();
+      const approve = admin.getByRole('dialog', { name: 'Approve on-chain deposit' });
+      await approve.getByLabel('Amount received (USD)').fill('25.00');
+      await approve.getByRole('button', { name: 'Approve and credit' }).click();
+      await expect(admin.getByRole('status').filter({ hasText: WEB3_MESSAGES.approved })).toBeVisible();
+    } finally {
+      await context.close();
+    }
+    const profile = await adminApi.get(`/api/v1/users/${senderId}`);
+    expect(profile.status()).toBe(200);
+    const { singleuser } = (await profile.json()) as { singleuser: { balance: { business: string } } };
+    expect(singleuser.balance.business).toBe('25.00');
+  } finally {
+    await api.dispose();
+    await adminApi.dispose();
+  }
 });

@@ -56,7 +56,7 @@ export type StatusFilter<Status> = {
   onStatus: (status: Status | undefined) => void;
 };
 
-type Decision<Row> = { row: Row; action: 'approve' | 'reject' };
+type Decision<Row> = { row: Row; action: 'approve' | 'reject' | 'assign' };
 type TableProps<Row extends { id: string }> = Parameters<typeof DataTable<Row>>[0];
 
 export function ReviewTable<
@@ -64,6 +64,7 @@ export function ReviewTable<
   Status extends string,
   Approve extends v.GenericSchema,
   Reject extends v.GenericSchema,
+  Assign extends v.GenericSchema = v.GenericSchema,
 >({
   title,
   headingId,
@@ -80,6 +81,7 @@ export function ReviewTable<
   summary,
   approve,
   reject,
+  assign,
   refresh,
 }: {
   /** The section's heading and the table's caption. */
@@ -100,6 +102,8 @@ export function ReviewTable<
   summary: (row: Row) => ReactNode;
   approve: ReviewAction<Row, Approve>;
   reject: ReviewAction<Row, Reject>;
+  /** Handing a request to another member (an on-chain deposit someone else submitted), where it may be. */
+  assign?: { action: ReviewAction<Row, Assign>; allowed: (row: Row) => boolean };
   /** Reloads every list that shows these requests (and the balances a decision changes). */
   refresh: (queryClient: QueryClient) => Promise<unknown>;
 } & StatusFilter<Status>) {
@@ -115,28 +119,45 @@ export function ReviewTable<
       {
         id: 'action',
         header: 'Action',
-        cell: (row) =>
-          canDecide(row) ? (
+        cell: (row) => {
+          const deciding = canDecide(row);
+          const assigning = assign?.allowed(row) ?? false;
+          if (!deciding && !assigning) return null;
+          return (
             <div className={actionsClassName}>
-              <button
-                type="button"
-                className="button small primary"
-                onClick={() => open({ row, action: 'approve' })}
-              >
-                Approve
-              </button>
-              <button
-                type="button"
-                className="button small danger"
-                onClick={() => open({ row, action: 'reject' })}
-              >
-                Reject
-              </button>
+              {deciding ? (
+                <>
+                  <button
+                    type="button"
+                    className="button small primary"
+                    onClick={() => open({ row, action: 'approve' })}
+                  >
+                    Approve
+                  </button>
+                  <button
+                    type="button"
+                    className="button small danger"
+                    onClick={() => open({ row, action: 'reject' })}
+                  >
+                    Reject
+                  </button>
+                </>
+              ) : null}
+              {assigning ? (
+                <button
+                  type="button"
+                  className="button small"
+                  onClick={() => open({ row, action: 'assign' })}
+                >
+                  Assign
+                </button>
+              ) : null}
             </div>
-          ) : null,
+          );
+        },
       },
     ];
-  }, [columns, canDecide, actionsClassName]);
+  }, [columns, canDecide, actionsClassName, assign]);
 
   return (
     <section className={className} aria-labelledby={headingId}>
@@ -173,6 +194,7 @@ export function ReviewTable<
         summary={summary}
         approve={approve}
         reject={reject}
+        assign={assign?.action}
         refresh={refresh}
         onClose={() => setDeciding(null)}
         onDecided={(message) => {
@@ -184,11 +206,17 @@ export function ReviewTable<
   );
 }
 
-function DecisionDialog<Row, Approve extends v.GenericSchema, Reject extends v.GenericSchema>({
+function DecisionDialog<
+  Row,
+  Approve extends v.GenericSchema,
+  Reject extends v.GenericSchema,
+  Assign extends v.GenericSchema,
+>({
   decision,
   summary,
   approve,
   reject,
+  assign,
   refresh,
   onClose,
   onDecided,
@@ -197,6 +225,7 @@ function DecisionDialog<Row, Approve extends v.GenericSchema, Reject extends v.G
   summary: (row: Row) => ReactNode;
   approve: ReviewAction<Row, Approve>;
   reject: ReviewAction<Row, Reject>;
+  assign: ReviewAction<Row, Assign> | undefined;
   refresh: (queryClient: QueryClient) => Promise<unknown>;
   onClose: () => void;
   onDecided: (message: string) => void;
@@ -207,7 +236,8 @@ function DecisionDialog<Row, Approve extends v.GenericSchema, Reject extends v.G
   const { errors, setErrors, busy, submit: submitWith } = useSchemaForm();
   const { offline } = useOffline();
   const approving = decision?.action === 'approve';
-  const { title, explain, fields } = approving ? approve : reject;
+  const assigning = decision?.action === 'assign' && assign !== undefined;
+  const { title, explain, fields } = assigning ? assign : approving ? approve : reject;
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: a request opened starts with its action's form as new
   useEffect(() => {
@@ -240,6 +270,7 @@ function DecisionDialog<Row, Approve extends v.GenericSchema, Reject extends v.G
     if (!decision || offline) return;
     setFailure('');
     if (decision.action === 'approve') decide(approve, decision.row);
+    else if (decision.action === 'assign' && assign) decide(assign, decision.row);
     else decide(reject, decision.row);
   }
 
@@ -279,10 +310,10 @@ function DecisionDialog<Row, Approve extends v.GenericSchema, Reject extends v.G
             </button>
             <button
               type="submit"
-              className={`button ${approving ? 'primary' : 'danger'}`}
+              className={`button ${approving || assigning ? 'primary' : 'danger'}`}
               disabled={busy || offline}
             >
-              {busy ? 'Saving...' : approving ? 'Approve and credit' : 'Reject'}
+              {busy ? 'Saving...' : assigning ? 'Assign' : approving ? 'Approve and credit' : 'Reject'}
             </button>
           </div>
         </form>

@@ -2,6 +2,7 @@ import { type QueryClient, queryOptions } from '@tanstack/react-query';
 import { formatCents } from '../../../shared/money.ts';
 import type {
   Web3Approve,
+  Web3Assign,
   Web3Config,
   Web3Deposit,
   Web3DepositList,
@@ -87,6 +88,9 @@ export const approveWeb3Deposit = (id: string, input: Web3Approve) =>
     { amount: formatCents(input.amount), ...(input.reason ? { reason: input.reason } : {}) },
     { 'Idempotency-Key': newIdempotencyKey() },
   );
+
+export const assignWeb3Deposit = (id: string, input: Web3Assign) =>
+  api<Web3DepositResult>('POST', `/web3/deposits/${encodeURIComponent(id)}/assign`, input);
 
 export const rejectWeb3Deposit = (id: string, reason: string) =>
   api<Web3DepositResult>('POST', `/web3/deposits/${encodeURIComponent(id)}/reject`, { reason });

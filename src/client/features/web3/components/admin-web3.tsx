@@ -9,6 +9,7 @@ import {
   type Web3Deposit,
   type Web3DepositStatus,
   web3ApproveSchema,
+  web3AssignSchema,
   web3RejectSchema,
 } from '../../../../shared/web3.ts';
 import { formatDateTime, formatMoney } from '../../../lib/format.ts';
@@ -19,6 +20,7 @@ import { Spinner } from '../../../ui/spinner.tsx';
 import {
   allWeb3DepositsQuery,
   approveWeb3Deposit,
+  assignWeb3Deposit,
   refreshAfterWeb3,
   rejectWeb3Deposit,
   web3SettingsQuery,
@@ -153,6 +155,30 @@ const reject: ReviewAction<Web3Deposit, typeof web3RejectSchema> = {
   send: (input, d) => rejectWeb3Deposit(d.id, input.reason),
 };
 
+// The member who sent it may not be the one who submitted its hash: an admin who checked hands it to
+// them (audited). With the chain check it is read again for them at once; a credited one is final.
+const assign: ReviewAction<Web3Deposit, typeof web3AssignSchema> = {
+  title: 'Assign on-chain deposit to another member',
+  explain: () => (
+    <p className="muted">
+      The deposit goes to the member whose wallet sent it. It is credited to them once their proven wallet
+      sent it, or when you approve it.
+    </p>
+  ),
+  fields: [
+    {
+      name: 'user_id',
+      label: 'Member id',
+      hint: 'The id on the member’s page (Members, then the member)',
+      maxLength: 100,
+    },
+    reasonField('Reason (kept in the audit log)'),
+  ],
+  schema: web3AssignSchema,
+  toInput: ({ user_id = '', reason = '' }) => ({ user_id, reason }),
+  send: (input, d) => assignWeb3Deposit(d.id, input),
+};
+
 /** Every on-chain deposit; an admin approves (with the amount checked on chain) or rejects those waiting. */
 export function AdminWeb3Deposits(filter: StatusFilter<Web3DepositStatus>) {
   const query = useQuery(allWeb3DepositsQuery(filter.status));
@@ -188,6 +214,7 @@ export function AdminWeb3Deposits(filter: StatusFilter<Web3DepositStatus>) {
       )}
       approve={approve}
       reject={reject}
+      assign={{ action: assign, allowed: (d) => d.status !== 'credited' }}
       refresh={refreshAfterWeb3}
     />
   );
