@@ -13,10 +13,12 @@ import {
   InsertQueryNode,
   OnConflictNode,
   OnNode,
+  PrimitiveValueListNode,
   RawNode,
   SelectQueryNode,
   UpdateQueryNode,
   ValueNode,
+  ValuesNode,
   WhereNode,
 } from 'kysely';
 import type { Db } from '../../src/server/db/database.ts';
@@ -72,7 +74,11 @@ export const DEFECTS = {
   'status-backwards': (fragment: string) => fragment,
   /** A withdrawal leaves `pending` by an update that no longer asks whether it is still pending. */
   'withdrawal-decided-twice': (fragment: string) => fragment,
-  /** An on-chain deposit is credited by an update that no longer asks whether it is still waiting. */
+  /**
+   * An on-chain deposit is credited by an update that no longer asks whether it is still waiting, and
+   * the (chain, hash) claim that each credit takes is granted without being stored: both guards
+   * against a second credit are gone.
+   */
   'deposit-credited-twice': (fragment: string) => fragment,
   /** A stored answer is never found: a repeat is not recognised as one. */
   'replay-blind': (fragment: string) =>
@@ -222,6 +228,27 @@ export class FaultPlugin implements KyselyPlugin {
 const isKeyRecord = (node: RootOperationNode): node is RawNode =>
   RawNode.is(node) && node.sqlFragments[0]?.startsWith('insert into idempotency_keys') === true;
 
+/** A credit's claim of its (chain, hash) (chain-credits.repository.ts claimChainCredit). */
+const isChainCreditClaim = (node: RootOperationNode): node is InsertQueryNode =>
+  InsertQueryNode.is(node) && JSON.stringify(node.into).includes('"chain_credits"');
+
+let claimsMade = 0;
+/** The claim stored under a hash of its own, so no claim ever meets another: every credit is granted. */
+function claimNeverRefused(node: InsertQueryNode): InsertQueryNode {
+  const at = node.columns?.findIndex((c) => c.column.name === 'tx_hash') ?? -1;
+  const rows = node.values;
+  if (at < 0 || !rows || !ValuesNode.is(rows)) return node;
+  claimsMade += 1;
+  const values = rows.values.map((row) =>
+    PrimitiveValueListNode.is(row)
+      ? PrimitiveValueListNode.create(
+          row.values.map((value, i) => (i === at ? `${String(value)}:${claimsMade}` : value)),
+        )
+      : row,
+  );
+  return InsertQueryNode.cloneWith(node, { values: ValuesNode.create(values) });
+}
+
 /** The same parameters, selected instead of inserted: the statement succeeds and stores nothing. */
 function selectInstead(node: RawNode): RawNode {
   const fragments = node.sqlFragments.map((_, i) =>
@@ -233,7 +260,8 @@ function selectInstead(node: RawNode): RawNode {
 function withDefect(node: RootOperationNode, defect: Defect, plan: FaultPlan | undefined): RootOperationNode {
   if (defect === 'status-backwards') return withoutGuard(node, 'crypto_payments');
   if (defect === 'withdrawal-decided-twice') return withoutGuard(node, 'withdrawals');
-  if (defect === 'deposit-credited-twice') return withoutGuard(node, 'web3_deposits');
+  if (defect === 'deposit-credited-twice')
+    return isChainCreditClaim(node) ? claimNeverRefused(node) : withoutGuard(node, 'web3_deposits');
   if (defect === 'hold-settled-twice') return withoutSettlementGuards(node, plan);
   if (defect === 'code-twice') return withoutGuard(node, 'activation_codes');
   if (
