@@ -124,6 +124,23 @@ export async function startEvmChain() {
     return publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
   }
 
+  // One transaction at a time per sender, each mined before the next is sent: ganache numbers an
+  // unlocked account's transactions as they arrive, and two sent at once from one account (two
+  // members funded in parallel from the deployer) can reach its miner out of order and be refused
+  // ("the tx doesn't have the correct nonce").
+  const lastBySender = new Map<Address, Promise<unknown>>();
+  function sendMined(from: Address, data: Hex, to?: Address) {
+    const previous = lastBySender.get(from) ?? Promise.resolve();
+    const next = previous
+      .catch(() => undefined)
+      .then(async () => {
+        const hash = await send(from, data, to);
+        return { hash, receipt: await mined(hash) };
+      });
+    lastBySender.set(from, next);
+    return next;
+  }
+
   return {
     rpcUrl,
     /**
@@ -135,7 +152,7 @@ export async function startEvmChain() {
     /** Deploys a TestToken whose whole supply the deployer holds; answers its address. */
     async deployToken(symbol = 'USDT', decimals = 18): Promise<Address> {
       const { abi, bytecode } = testToken();
-      const hash = await send(
+      const { receipt } = await sendMined(
         deployer,
         encodeDeployData({
           abi,
@@ -143,18 +160,16 @@ export async function startEvmChain() {
           args: [`Test ${symbol}`, symbol, decimals, parseUnits('1000000000', decimals)],
         }),
       );
-      const receipt = await mined(hash);
       if (!receipt.contractAddress) throw new Error('the token was not deployed');
       return receipt.contractAddress;
     },
     /** A token transfer from the deployer, mined; answers its hash (its receipt may say it reverted). */
     async transfer(token: Address, to: Address, amount: bigint, from: Address = deployer): Promise<Hash> {
-      const hash = await send(
+      const { hash } = await sendMined(
         from,
         encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, amount] }),
         token,
       );
-      await mined(hash);
       return hash;
     },
     /**
