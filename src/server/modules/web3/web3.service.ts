@@ -375,6 +375,28 @@ export async function depositById(
   return { deposit: toWeb3Deposit(fresh) };
 }
 
+/** An admin's decision on a deposit, in its transaction: the deposit as it is now, audited before and after. */
+async function audited(
+  trx: Db,
+  admin: SessionUser,
+  action: 'approve' | 'assign' | 'reject',
+  before: Web3DepositRow,
+  reason: string | null,
+): Promise<Web3DepositRow> {
+  const after = await findDeposit(trx, before.id);
+  if (!after) throw new Error(`the on-chain deposit of this ${action} is missing`);
+  await insertAudit(trx, {
+    actorId: admin.user.id,
+    action: `web3_deposit.${action}`,
+    targetType: 'web3_deposit',
+    targetId: before.id,
+    before: toWeb3Deposit(before),
+    after: toWeb3Deposit(after),
+    reason,
+  });
+  return after;
+}
+
 export async function approveDeposit(
   db: Db,
   ctx: Web3Context,
@@ -449,17 +471,7 @@ export async function approveDeposit(
     });
     if (claim) throw conflict(CHAIN_CREDIT_MESSAGES[claim.source]);
     await credit(trx, row, input.amount, admin.user.id, now);
-    const after = await findDeposit(trx, id);
-    if (!after) throw new Error('the on-chain deposit just approved is missing');
-    await insertAudit(trx, {
-      actorId: admin.user.id,
-      action: 'web3_deposit.approve',
-      targetType: 'web3_deposit',
-      targetId: id,
-      before: toWeb3Deposit(row),
-      after: toWeb3Deposit(after),
-      reason: input.reason ?? null,
-    });
+    const after = await audited(trx, admin, 'approve', row, input.reason ?? null);
     return { statusCode: 200, body: { message: WEB3_MESSAGES.approved, deposit: toWeb3Deposit(after) } };
   });
 }
@@ -493,17 +505,7 @@ export async function assignDeposit(
       at: now,
     });
     if (!moved) throw conflict(WEB3_MESSAGES.assignFinal);
-    const after = await findDeposit(trx, id);
-    if (!after) throw new Error('the on-chain deposit just assigned is missing');
-    await insertAudit(trx, {
-      actorId: admin.user.id,
-      action: 'web3_deposit.assign',
-      targetType: 'web3_deposit',
-      targetId: id,
-      before: toWeb3Deposit(row),
-      after: toWeb3Deposit(after),
-      reason: input.reason,
-    });
+    const after = await audited(trx, admin, 'assign', row, input.reason);
     return after;
   });
   const fresh = (await recheck(db, ctx, id)) ?? result;
@@ -529,23 +531,13 @@ export async function rejectDeposit(
       row.user_id,
     );
     if (!won) throw conflict(WEB3_MESSAGES.notWaiting);
-    const after = await findDeposit(trx, id);
-    if (!after) throw new Error('the on-chain deposit just rejected is missing');
+    const after = await audited(trx, admin, 'reject', row, input.reason);
     await notifyMembers(trx, {
       recipientIds: [row.user_id],
       title: 'Deposit rejected',
       message: `Your on-chain deposit ${row.tx_hash.slice(0, 10)}… was not accepted. Reason: ${input.reason}`,
       createdBy: admin.user.id,
       link: NOTIFICATION_LINKS.depositCredited,
-    });
-    await insertAudit(trx, {
-      actorId: admin.user.id,
-      action: 'web3_deposit.reject',
-      targetType: 'web3_deposit',
-      targetId: id,
-      before: toWeb3Deposit(row),
-      after: toWeb3Deposit(after),
-      reason: input.reason,
     });
     return { message: WEB3_MESSAGES.rejected, deposit: toWeb3Deposit(after) };
   });
