@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { endedBefore } from '../../src/server/modules/income/income.service.ts';
 import { addDays } from '../../src/shared/dates.ts';
 import { signedInAdminClient } from '../helpers/client.ts';
 import {
@@ -97,7 +98,7 @@ class Model {
   readonly flags: Flags[];
   readonly working: number[];
   readonly investments: Investment[] = [];
-  readonly paidDates = new Set<string>();
+  readonly finalDates = new Set<string>();
 
   constructor(readonly sponsors: (number | null)[]) {
     this.flags = sponsors.map(() => ({ blocked: false, roiOpen: true, levelOpen: true, active: false }));
@@ -138,10 +139,16 @@ class Model {
     return investment;
   }
 
+  /**
+   * A run pays, for its date, every investment due and not yet paid for it. A date is final (later runs
+   * pay nothing) once a run starts after it ended (RULES.md "Daily income"); today's stays open, so a
+   * later run of today pays an investment bought or unblocked since.
+   */
   run(date: string) {
-    if (this.paidDates.has(date)) return;
-    this.paidDates.add(date);
+    if (this.finalDates.has(date)) return;
+    if (endedBefore(date, new Date())) this.finalDates.add(date);
     for (const inv of this.investments) {
+      if (inv.days.has(date)) continue;
       const f = this.flags[inv.owner] as Flags;
       const cap = 2 * inv.amount;
       const daily = Math.floor((inv.amount * inv.roiBp) / 10_000);
