@@ -7,9 +7,8 @@ import { startServer, type TestServer } from '../helpers/server.ts';
 
 // The offline copies never outlive the session: each copyable answer says when the session ends (its
 // lifetime, or sooner its idle timeout), which the service worker keeps with the copy; sign-out and a 401
-// for a session that has ended tell the browser to drop its HTTP cache (Clear-Site-Data: "cache"). Not
-// "storage": that would also unregister the service worker, and with it the installed app's offline
-// shell and the member's push subscription, on every session end (docs/rules.md "Offline copies").
+// for a session that has ended tell the browser to drop this site's storage and HTTP cache
+// (Clear-Site-Data: "cache", "storage"; docs/rules.md "Offline copies").
 
 let server: TestServer;
 beforeAll(async () => {
@@ -56,19 +55,19 @@ describe('X-Offline-Expires', () => {
 });
 
 describe('Clear-Site-Data', () => {
-  it('sign-out answers "cache"', async () => {
+  it('sign-out answers "cache", "storage"', async () => {
     const { client } = await signedInMember(server.baseUrl);
     const res = await client.post('/auth/signout');
     expect(res.status).toBe(200);
-    expect(res.headers.get('clear-site-data')).toBe('"cache"');
+    expect(res.headers.get('clear-site-data')).toBe('"cache", "storage"');
   });
 
-  it('a 401 for a session that has ended answers "cache" and expires the cookie; a call that sent none gets neither', async () => {
+  it('a 401 for a session that has ended answers "cache", "storage" and expires the cookie; a call that sent none gets neither', async () => {
     const { client } = await signedInMember(server.baseUrl);
     await moveSession(client, { expires_at: new Date(Date.now() - 1000).toISOString() });
     const ended = await client.get('/wallet/balance');
     expect(ended.status).toBe(401);
-    expect(ended.headers.get('clear-site-data')).toBe('"cache"');
+    expect(ended.headers.get('clear-site-data')).toBe('"cache", "storage"');
     const cleared = ended.headers.getSetCookie().find((line) => line.startsWith(`${SESSION_COOKIE}=`));
     expect(cleared).toMatch(/expires=Thu, 01 Jan 1970/i);
     expect(client.sid).toBeUndefined();

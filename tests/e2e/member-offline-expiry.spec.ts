@@ -1,4 +1,4 @@
-import { expect, type Page, test } from '@playwright/test';
+import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { E2E_DATA_DIR } from '../../playwright.config.ts';
 import { createDatabase } from '../../src/server/db/database.ts';
 import { hashToken } from '../../src/server/http/tokens.ts';
@@ -107,4 +107,61 @@ test('signing out leaves nothing of the member in IndexedDB', async ({ page, req
   await expect.poll(async () => memberCopies(await offlineEntries(page)).length).toBeGreaterThan(0);
   await signOutMember(page);
   await expect.poll(async () => Object.keys(await offlineEntries(page))).toEqual([]);
+});
+
+/** After the site's storage was cleared: the worker is registered again, and the app opens with no network. */
+async function opensOfflineAfterClearing(page: Page, context: BrowserContext): Promise<void> {
+  await expect
+    .poll(() =>
+      page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.active?.state ?? null),
+    )
+    .toBe('activated');
+  await page.reload();
+  await waitForControl(page);
+  await context.setOffline(true);
+  try {
+    await page.reload();
+    await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+  } finally {
+    await context.setOffline(false);
+  }
+}
+
+// Something the app never writes: only the browser's clearing of the site's storage removes it.
+const PROBE = 'probe';
+const setProbe = (page: Page) => page.evaluate((key) => window.localStorage.setItem(key, 'kept?'), PROBE);
+const probe = (page: Page) => page.evaluate((key) => window.localStorage.getItem(key), PROBE);
+
+test('signing out clears the site storage, and the app still opens with no network', async ({
+  page,
+  context,
+  request,
+}) => {
+  test.setTimeout(60_000);
+  const member = newMember('offclear');
+  await registerByApi(request, member);
+  await signInMember(page, member);
+  await waitForControl(page);
+  await setProbe(page);
+  await signOutMember(page);
+  await expect.poll(() => probe(page)).toBeNull();
+  await opensOfflineAfterClearing(page, context);
+});
+
+test('a session the server has ended clears the site storage at the next call', async ({
+  page,
+  context,
+  request,
+}) => {
+  test.setTimeout(60_000);
+  const member = newMember('offended');
+  await registerByApi(request, member);
+  await signInMember(page, member);
+  await waitForControl(page);
+  await setProbe(page);
+  await endSessionAt(page, new Date(Date.now() - 1_000));
+  await page.goto('/user/transfer');
+  await expect(page).toHaveURL(/\/login(\?|$)/);
+  await expect.poll(() => probe(page)).toBeNull();
+  await opensOfflineAfterClearing(page, context);
 });

@@ -3,12 +3,12 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { clearSession } from '../features/auth/session.ts';
+import { clearSession, setAfterSessionCleared } from '../features/auth/session.ts';
 import { setUnauthorizedHandler } from '../lib/http.ts';
 import { createQueryClient, restorePersistedState } from '../lib/query-client.ts';
 // Listens for the browser's install offer from the start (it can come before any screen shows).
 import './pwa/install.ts';
-import { registerServiceWorker } from './pwa/register.ts';
+import { registerAgain, registerServiceWorker } from './pwa/register.ts';
 import { UpdatePrompt } from './pwa/update-prompt.tsx';
 import { createAppRouter } from './router.tsx';
 import './styles.css';
@@ -45,3 +45,4 @@ async function start() {
 
 void start();
 registerServiceWorker();
+setAfterSessionCleared(registerAgain);

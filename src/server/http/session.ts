@@ -28,14 +28,14 @@ declare module 'fastify' {
 }
 
 /**
- * Sent on sign-out and on a 401 for a session that has ended: the browser drops its HTTP cache (a
- * member's images are cached privately for a day). Not "storage": that would also unregister the
- * service worker, and with it the installed app's offline shell and the member's push subscription,
- * at every session end; the offline copies are cleared by the worker and the app instead
- * (docs/rules.md "Offline copies"). Not "cookies": that clears every cookie of the whole registrable
- * domain; the session cookie is expired by name instead.
+ * Sent on sign-out and on a 401 for a session that has ended: the browser drops this site's storage
+ * (IndexedDB with the offline copies, localStorage with the persisted session, the Cache API, the
+ * service worker and its push subscription) and its HTTP cache (a member's images are cached privately
+ * for a day). The app registers the worker again at once (docs/rules.md "Offline copies"). Not
+ * "cookies": that clears every cookie of the whole registrable domain; the session cookie is expired
+ * by name instead.
  */
-export const CLEAR_SITE_DATA = '"cache"';
+export const CLEAR_SITE_DATA = '"cache", "storage"';
 
 /** Attaches the signed-in person to every API request; an expired session or a blocked member has none. */
 export function registerSessionLoader(app: FastifyInstance, db: Db, cookies: CookieSettings): void {

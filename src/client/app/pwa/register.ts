@@ -31,6 +31,16 @@ export function applyUpdate(): void {
 /** How often an open app asks whether a new version was deployed. */
 const UPDATE_CHECK_MS = 60 * 60 * 1000;
 
+/**
+ * After sign-out or a session's end the server clears this site's storage (Clear-Site-Data "storage"),
+ * which unregisters the worker with it: registered again at once, so the installed app keeps opening
+ * with no network. The browser's own call: it returns the registration that exists, or makes a new one.
+ */
+export function registerAgain(): void {
+  if (!('serviceWorker' in navigator) || !import.meta.env.PROD) return;
+  void navigator.serviceWorker.register('/sw.js', { scope: '/' }).catch(() => undefined);
+}
+
 export function registerServiceWorker(): void {
   if (!('serviceWorker' in navigator) || !import.meta.env.PROD) return;
   const start = () => {

@@ -81,12 +81,23 @@ export const sessionEndedHere = () => endedHere;
  * Forgets every trace of the signed-in person in this browser (shared phones): the query cache, the
  * persisted session and the offline copies of their data (done when the returned promise settles).
  */
-export function clearSession(qc: QueryClient): Promise<void> {
+export async function clearSession(qc: QueryClient): Promise<void> {
   endedHere = true;
   qc.clear();
   qc.setQueryData(memberSessionQuery.queryKey, null);
   qc.setQueryData(adminSessionQuery.queryKey, null);
-  return clearOfflineCopies();
+  await clearOfflineCopies();
+  afterSessionCleared?.();
+}
+
+let afterSessionCleared: (() => void) | undefined;
+/**
+ * Called once a session's traces are gone here. The server's answer that ended it (sign-out, a 401)
+ * also had the browser clear this site's storage, service worker included (Clear-Site-Data, a header
+ * the browser keeps from the page): the app registers the worker again.
+ */
+export function setAfterSessionCleared(handler: () => void): void {
+  afterSessionCleared = handler;
 }
 
 /** The password step's outcome: signed in, or a two-factor code is asked for (POST /auth/otp-code). */
