@@ -18,6 +18,16 @@ export async function findParty(db: Db, id: string): Promise<TopupParty | undefi
     .executeTakeFirst();
 }
 
+/**
+ * PostgreSQL: the member's row, locked as the update that activates them locks it. Every transaction
+ * takes members' rows before ledger accounts (a transfer locks its members for share, then its
+ * accounts); one that moves money before it may activate a member takes this first, or it and the
+ * member's transfer wait on each other and PostgreSQL ends one of them as a deadlock.
+ */
+export async function lockMemberRow(trx: Db, id: string): Promise<void> {
+  await sql`select id from users where id = ${id} for no key update`.execute(trx);
+}
+
 /** The first top-up makes a member active: is_active, activation_date (kept if set before) and paid_member. */
 export async function activateMember(trx: Db, id: string, nowIso: string): Promise<void> {
   await trx

@@ -36,6 +36,7 @@ import {
   insertTopup,
   listTopups,
   lockAccounts,
+  lockMemberRow,
   type TopupParty,
   type TopupRow,
 } from './topups.repository.ts';
@@ -115,8 +116,14 @@ export type Investment = {
 /**
  * The money and rows of one investment, in the caller's transaction (with its idempotency record):
  * the purchase into the beneficiary's `invested` account, the investment row, the first top-up's
- * activation and the activation income.
+ * activation and the activation income. A caller that has moved money in its transaction already calls
+ * lockBeneficiary first (members' rows before ledger accounts).
  */
+/** PostgreSQL: the beneficiary's row, for a caller that moves money before invest (see lockMemberRow). */
+export async function lockBeneficiary(trx: Db, memberId: string): Promise<void> {
+  if (isPostgres(trx)) await lockMemberRow(trx, memberId);
+}
+
 export async function invest(trx: Db, order: Investment): Promise<Topup> {
   const { beneficiary, plan, payer } = order;
   const now = new Date().toISOString();

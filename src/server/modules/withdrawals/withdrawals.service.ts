@@ -23,7 +23,7 @@ import { findPlan } from '../plans/plans.repository.ts';
 import { readRules } from '../settings/settings.service.ts';
 import { teamTotalsOnPrincipalBack, teamTotalsOnPrincipalOut } from '../team/team-totals.repository.ts';
 import { findParty } from '../topups/topups.repository.ts';
-import { checkPlan, invest } from '../topups/topups.service.ts';
+import { checkPlan, invest, lockBeneficiary } from '../topups/topups.service.ts';
 import { findUserById } from '../users/users.repository.ts';
 import {
   ensureInvestedAccount,
@@ -327,6 +327,8 @@ async function settleHolds(trx: Db, row: WithdrawalRow, outcome: 'post' | 'void'
 
 /** Approving a compound: its hold is released and, in the same transaction, spent on the new investment. */
 async function investCompound(trx: Db, row: WithdrawalRow, adminId: string) {
+  // Before the holds' accounts: the investment may activate the member (members' rows first).
+  await lockBeneficiary(trx, row.user_id);
   await settleHolds(trx, row, 'void', adminId);
   const party = await findParty(trx, row.user_id);
   if (!party) throw notFound(M.notFound);
