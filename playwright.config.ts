@@ -76,6 +76,8 @@ export default defineConfig({
         ADMIN_EMAIL: E2E_ADMIN.email,
         ADMIN_PASSWORD: E2E_ADMIN.password,
         LOG_LEVEL: 'warn',
+        // Argon2id at its least (the production cost is pinned by passwords.test.ts).
+        PASSWORD_HASH_COST: 'test',
         SANDBOX_STEP_MS: '300',
         TRUST_PROXY: '127.0.0.1',
         SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`,

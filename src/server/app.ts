@@ -21,6 +21,7 @@ import { registerAccountRoutes } from './modules/account/account.routes.ts';
 import { registerAchieversRoutes } from './modules/achievers/achievers.routes.ts';
 import { registerAuditRoutes } from './modules/audit/audit.routes.ts';
 import { registerAuthRoutes } from './modules/auth/auth.routes.ts';
+import { setPasswordHashCost } from './modules/auth/passwords.ts';
 import { getOrCreateSecret } from './modules/auth/secrets.repository.ts';
 import { registerSessionsRoutes } from './modules/auth/sessions.routes.ts';
 import { registerCtoRoutes } from './modules/cto/cto.routes.ts';
@@ -87,6 +88,7 @@ export type App = {
 };
 
 export async function buildApp(config: Config): Promise<App> {
+  setPasswordHashCost(config.passwordHashCost);
   const { db, dialect, groupCommit } = createDatabase(config);
   await migrateToLatest(db, dialect === 'postgres' ? config.databaseSchema : undefined);
   const csrfSecret = await getOrCreateSecret(db, 'csrf');

@@ -77,6 +77,20 @@ describe('PAYMENT_PROVIDER in production', () => {
   });
 });
 
+describe('PASSWORD_HASH_COST', () => {
+  it('is the production cost unless a test server asks for less; production refuses less', () => {
+    expect(loadConfig({}).passwordHashCost).toBe('production');
+    expect(loadConfig({ PASSWORD_HASH_COST: 'test' }).passwordHashCost).toBe('test');
+    expect(() => loadConfig({ PASSWORD_HASH_COST: 'cheap' })).toThrow(
+      /PASSWORD_HASH_COST must be production or test/,
+    );
+    expect(loadConfig(PRODUCTION).passwordHashCost).toBe('production');
+    expect(() => loadConfig({ ...PRODUCTION, PASSWORD_HASH_COST: 'test' })).toThrow(
+      /PASSWORD_HASH_COST=test is for tests/,
+    );
+  });
+});
+
 describe('the other unsafe settings production refuses, one line each', () => {
   it('refuses no SMTP_URL: every e-mailed code and reset link would be written to the log', () => {
     expect(refusalLines({ ...PRODUCTION, SMTP_URL: '' })).toEqual([

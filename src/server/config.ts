@@ -53,6 +53,12 @@ export type Config = {
    * benchmark's comparison and for tests that need no warm process.
    */
   warmUp: boolean;
+  /**
+   * PASSWORD_HASH_COST: 'production' (the default: argon2id at OWASP's minimum) or 'test' (the least
+   * argon2id takes, for test servers that register hundreds of members; NODE_ENV=production refuses it).
+   * A hash records its own cost, so either setting checks every stored password.
+   */
+  passwordHashCost: 'production' | 'test';
 };
 
 export type ShutdownConfig = {
@@ -171,6 +177,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: Math.max(1000, wholeNumber('SHUTDOWN_TIMEOUT_MS', env.SHUTDOWN_TIMEOUT_MS, 20_000)),
     },
     warmUp: onOff('WARM_UP', env.WARM_UP, true),
+    passwordHashCost: passwordHashCostOf(env.PASSWORD_HASH_COST),
   };
   const refusals = productionRefusals(env, config);
   if (refusals.length > 0)
@@ -201,11 +208,21 @@ export function productionRefusals(env: NodeJS.ProcessEnv, config: Config): stri
     refusals.push(
       'SMTP_URL must be set when NODE_ENV=production: without a mail server every e-mailed code and password-reset link is written to the log in clear text',
     );
+  if (config.passwordHashCost !== 'production')
+    refusals.push(
+      `PASSWORD_HASH_COST=${config.passwordHashCost} is for tests: with NODE_ENV=production passwords are hashed at the production cost (leave it unset)`,
+    );
   if (!config.publicUrl.startsWith('https://'))
     refusals.push(
       `PUBLIC_URL must be an https:// address when NODE_ENV=production, got ${config.publicUrl}: over http the session cookie is not Secure and no HSTS is sent`,
     );
   return refusals;
+}
+
+function passwordHashCostOf(value: string | undefined): Config['passwordHashCost'] {
+  if (!value || value === 'production') return 'production';
+  if (value === 'test') return 'test';
+  throw new Error(`PASSWORD_HASH_COST must be production or test, got ${value}`);
 }
 
 /** Settings that start but deserve a look, one line each, logged at start. */

@@ -67,6 +67,7 @@ export async function startOwnServer({
       ADMIN_EMAIL: OWN_ADMIN.email,
       ADMIN_PASSWORD: OWN_ADMIN.password,
       LOG_LEVEL: 'warn',
+      PASSWORD_HASH_COST: 'test',
       ...env,
     },
     stdio: ['ignore', 'ignore', 'pipe'],

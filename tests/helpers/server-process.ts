@@ -74,6 +74,8 @@ export async function startServerProcess(
       // would only hold each start's pool connections and CPU: tests that are about them turn them on.
       SHUTDOWN_DELAY_MS: '0',
       WARM_UP: 'off',
+      // Argon2id at its least (the production cost is pinned by passwords.test.ts).
+      PASSWORD_HASH_COST: 'test',
       ...env,
       PORT: String(port),
     },

@@ -42,6 +42,9 @@ export async function startServer(
     SALARY_RETRY_MS: '0',
     WEB3_POLL_MS: '0',
     WARM_UP: 'off',
+    // Argon2id at its least: hundreds of members register here (the production cost is pinned by
+    // src/server/modules/auth/passwords.test.ts, and production refuses this setting).
+    PASSWORD_HASH_COST: 'test',
     ...(dialect === 'postgres' ? { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: schema } : {}),
     ...env,
   });
