@@ -1,26 +1,107 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { postgresReachable } from './tests/helpers/postgres.ts';
 
-// API suites run once per database. PostgreSQL joins when it answers; with CI=true it must.
+// The Vitest projects behind the test tiers (docs/testing.md "Tiers"; tests/tiers.ts runs them):
+// - unit: the tests beside the code;
+// - api-sqlite: every API file, on SQLite (a file about several processes or PostgreSQL's own
+//   behaviour starts PostgreSQL itself, and runs here only);
+// - api-postgres: the API files whose code differs by database, again on PostgreSQL;
+// - sim-sqlite, sim-postgres: the money simulator, at its bounded size, or its full size under
+//   TEST_TIER=deep (where api-postgres also takes every API file).
+// TEST_TIER=fast leaves out of api-sqlite the files that need more than the server in this process.
+// PostgreSQL joins when it answers; with CI=true it must.
 const withPostgres = process.env.CI === 'true' || (await postgresReachable());
 if (!withPostgres) console.warn('PostgreSQL is not reachable: the API suites run on SQLite only.');
+const tier = process.env.TEST_TIER ?? 'full';
+
+const SIMULATOR = 'tests/api/money-simulator.test.ts';
+
+/**
+ * Files that start PostgreSQL themselves, whatever the project (several server processes on one
+ * database, PostgreSQL's own behaviour): identical in both projects, so they run in api-sqlite only.
+ */
+export const PINNED_TO_POSTGRES = [
+  'tests/api/cluster.test.ts',
+  'tests/api/deploy-nginx.test.ts',
+  'tests/api/income-processes.test.ts',
+  'tests/api/lock-order.test.ts',
+  'tests/api/rewards-processes.test.ts',
+  'tests/api/salary-processes.test.ts',
+];
+
+/**
+ * Files whose behaviour does not depend on the database (HTTP, headers, validation before any query,
+ * configuration, files on disk): on SQLite only. Every file that moves money, takes a lock, maps a
+ * database error or reads through dialect-specific SQL stays on both.
+ */
+export const DATABASE_INDEPENDENT = [
+  'tests/api/api-path-checks.test.ts',
+  'tests/api/bad-input.test.ts',
+  'tests/api/csrf.test.ts',
+  'tests/api/deploy-systemd.test.ts',
+  'tests/api/errors.test.ts',
+  'tests/api/health.test.ts',
+  'tests/api/production-start.test.ts',
+  'tests/api/qr-links.test.ts',
+  'tests/api/rate-limit-ipv6.test.ts',
+  'tests/api/request-log.test.ts',
+  'tests/api/security-headers.test.ts',
+  'tests/api/uploads-images.test.ts',
+];
+
+/** Left out of test:fast: they need processes beyond the server in this process (or PostgreSQL). */
+export const NOT_FAST = [
+  ...PINNED_TO_POSTGRES,
+  'tests/api/backup-restore.test.ts',
+  'tests/api/restart-graceful.test.ts',
+  'tests/api/restart-sigkill.test.ts',
+  'tests/api/withdrawals-crash.test.ts',
+  'tests/api/web3-deposits.test.ts',
+];
 
 const api = (dialect: 'sqlite' | 'postgres') => ({
   test: {
     name: `api-${dialect}`,
     include: ['tests/api/**/*.test.ts'],
+    exclude: [
+      SIMULATOR,
+      ...(dialect === 'sqlite' && tier === 'fast' ? NOT_FAST : []),
+      ...(dialect === 'postgres' ? PINNED_TO_POSTGRES : []),
+      ...(dialect === 'postgres' && tier !== 'deep' ? DATABASE_INDEPENDENT : []),
+    ],
     env: { TEST_DIALECT: dialect },
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // On SQLite each file's servers and databases are its own and leave nothing behind, so the server's
+    // modules are loaded once per worker instead of once per file (a third of api-sqlite's time). On
+    // PostgreSQL a file's leftovers (a schema dropped under a process still starting) were seen to
+    // fail the next file in the worker: each file keeps its own modules there.
+    isolate: dialect === 'sqlite',
+  },
+});
+
+const sim = (dialect: 'sqlite' | 'postgres') => ({
+  test: {
+    name: `sim-${dialect}`,
+    include: [SIMULATOR],
+    env: { TEST_DIALECT: dialect, SIM_SIZE: tier === 'deep' ? 'full' : 'bounded' },
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    isolate: dialect === 'sqlite',
   },
 });
 
 export default defineConfig({
   test: {
+    // The files wait on servers, databases and child processes as much as they compute: at least two
+    // at a time, on a machine of any size.
+    maxWorkers: Math.max(2, availableParallelism()),
     projects: [
       { test: { name: 'unit', include: ['src/**/*.test.ts'] } },
       api('sqlite'),
-      ...(withPostgres ? [api('postgres')] : []),
+      sim('sqlite'),
+      ...(withPostgres ? [api('postgres'), sim('postgres')] : []),
     ],
   },
 });
