@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { postgresReachable } from './tests/helpers/postgres.ts';
 
 // The Vitest projects behind the test tiers (docs/testing.md "Tiers"; tests/tiers.ts runs them):
@@ -50,14 +51,21 @@ export const DATABASE_INDEPENDENT = [
   'tests/api/uploads-images.test.ts',
 ];
 
-/** Left out of test:fast: they need processes beyond the server in this process (or PostgreSQL). */
+/**
+ * Left out of test:fast: they start processes besides the server in the test's own (server processes,
+ * a chain, nginx, PostgreSQL for a part of the file). npm test runs them.
+ */
 export const NOT_FAST = [
   ...PINNED_TO_POSTGRES,
   'tests/api/backup-restore.test.ts',
+  'tests/api/production-start.test.ts',
+  'tests/api/request-log.test.ts',
   'tests/api/restart-graceful.test.ts',
   'tests/api/restart-sigkill.test.ts',
-  'tests/api/withdrawals-crash.test.ts',
+  'tests/api/settings.test.ts',
+  'tests/api/transfers-edge-cases.test.ts',
   'tests/api/web3-deposits.test.ts',
+  'tests/api/withdrawals-crash.test.ts',
 ];
 
 const api = (dialect: 'sqlite' | 'postgres') => ({
@@ -92,11 +100,24 @@ const sim = (dialect: 'sqlite' | 'postgres') => ({
   },
 });
 
+/**
+ * The simulator's files first: each is a few minutes in one worker, and started last (Vitest orders
+ * projects by name) they would run on after every other file had finished.
+ */
+class SimulatorFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const simulator = (file: TestSpecification) => file.project.name.startsWith('sim-');
+    return [...sorted.filter(simulator), ...sorted.filter((file) => !simulator(file))];
+  }
+}
+
 export default defineConfig({
   test: {
     // The files wait on servers, databases and child processes as much as they compute: at least two
     // at a time, on a machine of any size.
     maxWorkers: Math.max(2, availableParallelism()),
+    sequence: { sequencer: SimulatorFirst },
     projects: [
       { test: { name: 'unit', include: ['src/**/*.test.ts'] } },
       api('sqlite'),

@@ -77,24 +77,21 @@ const TIERS: Record<TierName, Stage[]> = {
     alone(lint, typecheck),
     alone(vitestStep('unit, API on SQLite (the fast set)', ['unit', 'api-sqlite'], { TEST_TIER: 'fast' })),
   ],
-  // The browser suite runs one test at a time and leaves a core mostly idle: it runs beside Vitest.
+  // One after the other: beside Vitest, the browser suite took both of them longer than the sum.
   full: [
-    alone(lint, typecheck),
-    [
-      {
-        label: 'vitest',
-        steps: [
-          vitestStep('unit, API on both databases, simulator (bounded)', [
-            'unit',
-            'api-sqlite',
-            'api-postgres',
-            'sim-sqlite',
-            'sim-postgres',
-          ]),
-        ],
-      },
-      { label: 'e2e', steps: [build, playwright] },
-    ],
+    alone(
+      lint,
+      typecheck,
+      vitestStep('unit, API on both databases, simulator (bounded)', [
+        'unit',
+        'api-sqlite',
+        'api-postgres',
+        'sim-sqlite',
+        'sim-postgres',
+      ]),
+      build,
+      playwright,
+    ),
   ],
   deep: [
     alone(

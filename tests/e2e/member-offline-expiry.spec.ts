@@ -5,7 +5,7 @@ import { hashToken } from '../../src/server/http/tokens.ts';
 import { SESSION_COOKIE } from '../../src/shared/constants.ts';
 import { OFFLINE_DB, OFFLINE_STORE } from '../../src/shared/offline.ts';
 import { newMember, registerByApi, signInMember, signOutMember } from './helpers.ts';
-import { waitForControl } from './pwa-helpers.ts';
+import { waitForControl, waitForRegistration } from './pwa-helpers.ts';
 
 // The offline copies never outlive the session: the service worker keeps with them when the session
 // ends (X-Offline-Expires) and drops them from then on, online or not; signing out drops them at once.
@@ -111,11 +111,7 @@ test('signing out leaves nothing of the member in IndexedDB', async ({ page, req
 
 /** After the site's storage was cleared: the worker is registered again, and the app opens with no network. */
 async function opensOfflineAfterClearing(page: Page, context: BrowserContext): Promise<void> {
-  await expect
-    .poll(() =>
-      page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.active?.state ?? null),
-    )
-    .toBe('activated');
+  await waitForRegistration(page);
   await page.reload();
   await waitForControl(page);
   await context.setOffline(true);

@@ -15,7 +15,7 @@ import {
   signOutMember,
   transferByApi,
 } from './helpers.ts';
-import { waitForControl } from './pwa-helpers.ts';
+import { waitForControl, waitForRegistration } from './pwa-helpers.ts';
 
 // Offline on a phone (issue 6 item 2): after one visit the member's transfers and notifications open
 // with no network from the service worker's IndexedDB copies, under "Offline - showing data from
@@ -198,10 +198,13 @@ test("signing out empties the copies: the next member on the phone never sees th
 
   await signOutMember(page);
   await expect.poll(() => copyKeys(page)).toEqual([]);
+  // The sign-out cleared the site's storage, its worker with it: the app has registered it again.
+  await waitForRegistration(page);
 
   // The next member, on the same phone: their own copies only.
   await signInMember(page, recipient);
   await page.goto('/user/transfer');
+  await waitForControl(page);
   await expect(recentTransfer(page)).toContainText(sender.fullname);
   await expect
     .poll(() => copyKeys(page))

@@ -15,6 +15,19 @@ export async function waitForControl(page: Page): Promise<void> {
     .toBe('activated');
 }
 
+/**
+ * Waits until a service worker registration is active again. Sign-out and a session's end clear the
+ * site's storage, the worker's registration with it (Clear-Site-Data "storage"), and the app registers
+ * it again; the page itself stays with the worker it had until it navigates.
+ */
+export async function waitForRegistration(page: Page): Promise<void> {
+  await expect
+    .poll(() =>
+      page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.active?.state ?? null),
+    )
+    .toBe('activated');
+}
+
 /** Width and height from a PNG's header. */
 export function pngSize(bytes: Buffer): { width: number; height: number } {
   expect(bytes.subarray(1, 4).toString('latin1')).toBe('PNG');
