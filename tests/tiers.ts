@@ -2,13 +2,11 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 
 // The test tiers (docs/testing.md "Tiers"): `npm run test:fast` while working, `npm test` before every
-// landing (CI runs it), `npm run test:deep` before resolving a change to a money path. A tier is a list
-// of stages, run in order; a stage is one or more lanes run side by side (each lane's steps in order,
-// its lines prefixed with its name when there are several). The tier stops after the first stage with
-// a failing step, and prints each step's time and count of passed tests, and the total. A failed or
+// landing (CI runs it), `npm run test:deep` before resolving a change to a money path. A tier's steps run
+// one after the other (side by side they took longer on two cores: both are CPU-bound); it stops at the
+// first that fails, and prints each step's time and count of passed tests, and the total. A failed or
 // skipped test fails the tier.
 
 type TierName = 'fast' | 'full' | 'deep';
@@ -20,8 +18,6 @@ type Step = {
   /** Reads the step's report (in the run's report folder) once it has finished. */
   counts?: (dir: string) => Counts;
 };
-type Lane = { label: string; steps: Step[] };
-type Stage = Lane[];
 
 const npx = (...args: string[]) => ['npx', '--no-install', ...args];
 
@@ -70,51 +66,39 @@ const playwright: Step = {
 const lint: Step = { name: 'lint (Biome)', command: npx('biome', 'check', '.') };
 const typecheck: Step = { name: 'typecheck (tsc)', command: npx('tsc', '--noEmit', '-p', 'tsconfig.json') };
 const build: Step = { name: 'build (Vite)', command: npx('vite', 'build') };
-const alone = (...steps: Step[]): Stage => [{ label: '', steps }];
-
-const TIERS: Record<TierName, Stage[]> = {
+const TIERS: Record<TierName, Step[]> = {
   fast: [
-    alone(lint, typecheck),
-    alone(vitestStep('unit, API on SQLite (the fast set)', ['unit', 'api-sqlite'], { TEST_TIER: 'fast' })),
+    lint,
+    typecheck,
+    vitestStep('unit, API on SQLite (the fast set)', ['unit', 'api-sqlite'], { TEST_TIER: 'fast' }),
   ],
-  // One after the other: beside Vitest, the browser suite took both of them longer than the sum.
   full: [
-    alone(
-      lint,
-      typecheck,
-      vitestStep('unit, API on both databases, simulator (bounded)', [
-        'unit',
-        'api-sqlite',
-        'api-postgres',
-        'sim-sqlite',
-        'sim-postgres',
-      ]),
-      build,
-      playwright,
-    ),
+    lint,
+    typecheck,
+    vitestStep('unit, API on both databases, simulator (bounded)', [
+      'unit',
+      'api-sqlite',
+      'api-postgres',
+      'sim-sqlite',
+      'sim-postgres',
+    ]),
+    build,
+    playwright,
   ],
   deep: [
-    alone(
-      vitestStep('API on both databases (every file), simulator (full size)', ['api-*', 'sim-*'], {
-        TEST_TIER: 'deep',
-      }),
-    ),
+    vitestStep('API on both databases (every file), simulator (full size)', ['api-*', 'sim-*'], {
+      TEST_TIER: 'deep',
+    }),
   ],
 };
 
-function runStep(step: Step, reportDir: string, prefix: string): Promise<number> {
+function runStep(step: Step, reportDir: string): Promise<number> {
   const [command, ...args] = step.command.map((part) => part.replace('REPORT_DIR', reportDir));
   const env = Object.fromEntries(
     Object.entries(step.env ?? {}).map(([key, value]) => [key, value.replace('REPORT_DIR', reportDir)]),
   );
   return new Promise((resolve) => {
-    const child = spawn(command as string, args, {
-      stdio: prefix ? ['ignore', 'pipe', 'pipe'] : 'inherit',
-      env: { ...process.env, ...env },
-    });
-    if (prefix)
-      for (const stream of [child.stdout, child.stderr])
-        if (stream) createInterface({ input: stream }).on('line', (line) => console.log(`${prefix} ${line}`));
+    const child = spawn(command as string, args, { stdio: 'inherit', env: { ...process.env, ...env } });
     child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
   });
 }
@@ -129,18 +113,18 @@ const countsText = (c: Counts) =>
 
 async function main(): Promise<void> {
   const tier = (process.argv[2] ?? 'full') as TierName;
-  const stages = TIERS[tier];
-  if (!stages) throw new Error(`unknown tier ${tier}: fast, full or deep`);
+  const steps = TIERS[tier];
+  if (!steps) throw new Error(`unknown tier ${tier}: fast, full or deep`);
   const reportDir = mkdtempSync(join(tmpdir(), 'platform-tier-'));
   const started = Date.now();
   const lines: string[] = [];
   const total: Counts = { passed: 0, failed: 0, skipped: 0 };
   let failed = false;
 
-  const runLane = async (lane: Lane, prefix: string) => {
-    for (const step of lane.steps) {
+  try {
+    for (const step of steps) {
       const stepStarted = Date.now();
-      const code = await runStep(step, reportDir, prefix);
+      const code = await runStep(step, reportDir);
       let counts = '';
       if (step.counts) {
         try {
@@ -157,15 +141,8 @@ async function main(): Promise<void> {
       if (code !== 0) {
         failed = true;
         lines.push(`  ${step.name}: failed (exit ${code})`);
-        return;
+        break;
       }
-    }
-  };
-
-  try {
-    for (const stage of stages) {
-      await Promise.all(stage.map((lane) => runLane(lane, stage.length > 1 ? `[${lane.label}]` : '')));
-      if (failed) break;
     }
   } finally {
     rmSync(reportDir, { recursive: true, force: true });
@@ -173,7 +150,7 @@ async function main(): Promise<void> {
   console.log(`\nTest tier "${tier}" on Node ${process.version}:`);
   for (const line of lines) console.log(line);
   console.log(`  ${'in all'.padEnd(56)} ${minutes(Date.now() - started).padStart(12)}  ${countsText(total)}`);
-  if (failed) console.log('  A step failed: the stages after it did not run.');
+  if (failed) console.log('  A step failed: the steps after it did not run.');
   process.exit(failed || total.failed > 0 || total.skipped > 0 ? 1 : 0);
 }
 
