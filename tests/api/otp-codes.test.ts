@@ -35,7 +35,13 @@ async function sendCode(smtpServer: TestSmtp, m: Member, purpose: 'address' | 'w
   const res = await m.client.post('/otp/send', { userId: m.auth.id, email: m.member.email, purpose });
   expect(res.status).toBe(200);
   expect(res.body).toEqual({ message: ACCOUNT.codeSent });
-  const mail = await smtpServer.waitFor(m.member.email, (x) => smtpServer.mails.indexOf(x) >= after);
+  // The code's own mail: the member's other mails (the e-mail check sent on registering) may still be
+  // on their way, and hold a 6-digit code too.
+  const subject = purpose === 'address' ? MAIL_TEXT_OTP.addressSubject : MAIL_TEXT_OTP.withdrawalSubject;
+  const mail = await smtpServer.waitFor(
+    m.member.email,
+    (x) => smtpServer.mails.indexOf(x) >= after && x.subject === subject,
+  );
   const code = /\b(\d{6})\b/.exec(mail.text)?.[1];
   if (!code) throw new Error(`no code in ${mail.text}`);
   return { code, mail };
