@@ -83,7 +83,8 @@ const api = (dialect: 'sqlite' | 'postgres') => ({
     hookTimeout: 60_000,
     // On SQLite each file's servers and databases are its own and leave nothing behind, so the server's
     // modules are loaded once per worker instead of once per file (a third of api-sqlite's time).
-    // PostgreSQL's files keep their own modules until that has been run there too.
+    // PostgreSQL's files keep their own modules: sharing them there has only been run two files at a
+    // time, where the migrator's look-up (maxWorkers below) failed files and hid anything else.
     isolate: dialect === 'sqlite',
   },
 });

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { WITHDRAWAL_MESSAGES as M } from '../../src/shared/withdrawals.ts';
-import { type ApiClient, signedInAdminClient } from '../helpers/client.ts';
+import { type ApiClient, type ApiResponse, signedInAdminClient } from '../helpers/client.ts';
 import { createPlan, expectBooksBalanced } from '../helpers/income.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { startSmtp, type TestSmtp } from '../helpers/smtp.ts';
@@ -52,7 +52,7 @@ it("a compound's approval and a transfer by its member at the same moment both f
   expect(asked.status, asked.text).toBe(201);
   const id = asked.body.withdrawal.id;
 
-  let approval: Promise<unknown> | undefined;
+  let approval: Promise<ApiResponse<{ message: string }>> | undefined;
   await server.db.transaction().execute(async (trx) => {
     // The transfer's first step: its members' rows, for share.
     await sql`select id from users where id = ${p.id} for share`.execute(trx);
@@ -68,9 +68,9 @@ it("a compound's approval and a transfer by its member at the same moment both f
       trx,
     );
   });
-  const approved = (await approval) as { status: number; text: string; body: { message: string } };
-  expect(approved.status, approved.text).toBe(200);
-  expect(approved.body.message).toBe(M.compoundApproved);
+  const approved = await approval;
+  expect(approved?.status, approved?.text).toBe(200);
+  expect(approved?.body.message).toBe(M.compoundApproved);
   expect((await cents(`${p.id}:invested`)).balance).toBe(6_000);
   expect(await cents(`${p.id}:working`)).toEqual({ balance: 4_000, held: 0, available: 4_000 });
   await expectBooksBalanced(admin);
