@@ -1,10 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Kysely, PostgresAdapter, PostgresDialect } from 'kysely';
+import { Kysely, PostgresAdapter } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.ts';
 import { WalCheckpointer } from './checkpointer.ts';
 import { type GroupCommitDriver, GroupCommitSqliteDialect, type WalFlush } from './group-commit.ts';
+import { CurrentSchemaPostgresDialect } from './postgres-dialect.ts';
 import type { Database } from './schema.ts';
 import SQLite from './sqlite.ts';
 
@@ -53,7 +54,10 @@ export function createDatabase(
       ...(config.databaseSchema ? { options: `-c search_path=${config.databaseSchema}` } : {}),
     });
     withNamedStatements(pool);
-    return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
+    return {
+      db: new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool }) }),
+      dialect: 'postgres',
+    };
   }
   mkdirSync(config.dataDir, { recursive: true });
   const file = join(config.dataDir, 'platform.sqlite');

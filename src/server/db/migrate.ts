@@ -74,8 +74,8 @@ const migrations: Record<string, Migration> = {
 };
 
 /**
- * On PostgreSQL with a schema of its own (DATABASE_SCHEMA), the migration tables live in that schema:
- * Kysely looks for them across all schemas, and would otherwise find another schema's and skip its own.
+ * On PostgreSQL with a schema of its own (DATABASE_SCHEMA), the migration tables live in that schema,
+ * and the migrator looks for them there only (postgres-dialect.ts): another schema's are not its own.
  */
 export async function migrateToLatest(db: Db, schema?: string): Promise<void> {
   const migrator = new Migrator({
