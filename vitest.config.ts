@@ -27,6 +27,7 @@ export const PINNED_TO_POSTGRES = [
   'tests/api/deploy-nginx.test.ts',
   'tests/api/income-processes.test.ts',
   'tests/api/lock-order.test.ts',
+  'tests/api/migrations-own-schema.test.ts',
   'tests/api/rewards-processes.test.ts',
   'tests/api/salary-processes.test.ts',
 ];
@@ -81,11 +82,9 @@ const api = (dialect: 'sqlite' | 'postgres') => ({
     env: { TEST_DIALECT: dialect },
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    // On SQLite each file's servers and databases are its own and leave nothing behind, so the server's
-    // modules are loaded once per worker instead of once per file (a third of api-sqlite's time).
-    // PostgreSQL's files keep their own modules: sharing them there has only been run two files at a
-    // time, where the migrator's look-up (maxWorkers below) failed files and hid anything else.
-    isolate: dialect === 'sqlite',
+    // Each file's servers and databases are its own and leave nothing behind, so the server's modules
+    // are loaded once per worker instead of once per file (a third of the API files' time).
+    isolate: false,
   },
 });
 
@@ -96,7 +95,7 @@ const sim = (dialect: 'sqlite' | 'postgres') => ({
     env: { TEST_DIALECT: dialect, SIM_SIZE: tier === 'deep' ? 'full' : 'bounded' },
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    isolate: dialect === 'sqlite',
+    isolate: false,
   },
 });
 
@@ -114,10 +113,9 @@ class SimulatorFirst extends BaseSequencer {
 
 export default defineConfig({
   test: {
-    // test:fast touches no PostgreSQL: two files or more at a time. Elsewhere one: Kysely's migrator
-    // looks for its table among every schema's tables, and a file migrating or dropping its schema at
-    // the same moment makes that look-up fail ("schema ... does not exist") in another file's start.
-    maxWorkers: tier === 'fast' ? Math.max(2, availableParallelism()) : 1,
+    // Two files or more at a time. Each file's database is its own (a SQLite file, or a PostgreSQL
+    // schema that the server's migrator and introspection alone see: src/server/db/postgres-dialect.ts).
+    maxWorkers: Math.max(2, availableParallelism()),
     sequence: { sequencer: SimulatorFirst },
     projects: [
       { test: { name: 'unit', include: ['src/**/*.test.ts'] } },
