@@ -76,7 +76,11 @@ test('a transfer held for review is counted and its line opens the review list w
     expect(transfer.status).toBe('pending');
 
     // Back on the dashboard (a new visit asks again; it also refreshes by itself every 30 s).
+    // Top-ups must have opened before Dashboard is clicked: clicked while its code still loads, the
+    // router stays on the dashboard, which then neither remounts nor asks again.
     await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Top-ups' }).click();
+    await expect(page).toHaveURL(/\/admin\/topup/);
+    await expect(page.getByRole('heading', { name: 'Needs action', level: 2 })).toBeHidden();
     await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Dashboard' }).click();
     await expect(page.getByTestId('needs-action-count-transfers_on_hold')).toHaveText(String(before + 1));
     await expect(row(page, 'transfers_on_hold')).toContainText(/\$[\d,]+\.\d{2} waiting/);
