@@ -41,7 +41,7 @@ export default defineConfig({
   globalTeardown: './tests/e2e/global-teardown.ts',
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
-    trace: 'retain-on-failure',
+    trace: { mode: 'retain-on-failure', screenshots: false },
     screenshot: 'only-on-failure',
   },
   projects: [
