@@ -6,6 +6,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import type { ManifestTransform } from 'workbox-build';
+import { chunkGroups } from './src/client/app/chunk-groups.ts';
 import { webManifest } from './src/client/app/pwa/web-manifest.ts';
 import { landingPage } from './src/landing/vite-plugin.ts';
 
@@ -85,6 +86,7 @@ function precacheEntries(): { plugin: Plugin; transform: ManifestTransform } {
 }
 
 const precache = precacheEntries();
+const chunks = chunkGroups();
 
 export default defineConfig({
   plugins: [
@@ -96,6 +98,7 @@ export default defineConfig({
       generatedRouteTree: './src/client/app/route-tree.gen.ts',
     }),
     react(),
+    chunks.plugin,
     landingPage(),
     precache.plugin,
     VitePWA({
@@ -125,7 +128,11 @@ export default defineConfig({
     manifest: true,
     // Two pages: the SPA's shell, and the landing page prerendered from React (src/landing), which loads
     // none of the SPA's code.
-    rolldownOptions: { input: { main: 'index.html', landing: 'landing.html' } },
+    // The app's chunks by who loads them (src/client/app/chunk-groups.ts): a few files per screen.
+    rolldownOptions: {
+      input: { main: 'index.html', landing: 'landing.html' },
+      output: { codeSplitting: { groups: chunks.groups } },
+    },
     // The blog pictures load lazily, below the fold: they stay files rather than inlined data in the HTML.
     assetsInlineLimit: (file) => (file.includes('/src/landing/images/') ? false : undefined),
   },
