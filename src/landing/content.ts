@@ -18,11 +18,11 @@ export const HERO = {
 
 export const ABOUT = {
   title: 'About us',
-  lead: 'We teach crypto trading step by step and run the member app that keeps your account in one place.',
-  text: 'Our lessons start with risk: how volatile crypto prices are, what fees cost and how much of your money a single trade should ever put at stake. Only then do they move on to charts and order types. Crypto prices move both ways, and you decide what you can afford to risk.',
+  lead: 'We explain crypto trading in plain words and run the member app that keeps your account in one place.',
+  text: 'We start with risk: how volatile crypto prices are, what fees cost and how much of your money a single trade should ever put at stake. Crypto prices move both ways, and you decide what you can afford to risk.',
   goalsTitle: 'Our goals for this year',
   goals: [
-    { label: 'Members who finish the risk basics before their first deposit', percent: 85 },
+    { label: 'Members who protect their sign-in with two-factor codes', percent: 85 },
     { label: 'Support questions answered within 24 hours', percent: 95 },
   ],
   cta: 'Discover Our Story',
@@ -40,7 +40,7 @@ export const CHOOSE = {
     {
       icon: 'book',
       title: 'Education before trading',
-      text: 'Short lessons explain volatility, fees, order types and position sizing before any of your money is at stake.',
+      text: 'The answers below and our short reads cover volatility, fees and position sizing before any of your money is at stake.',
     },
     {
       icon: 'ledger',
@@ -95,7 +95,7 @@ export const STATS = {
 
 export const PROCESS = {
   title: 'Get started in four steps',
-  lead: 'From sign-up to your first lesson takes a few minutes. Nothing asks you to deposit before you are ready.',
+  lead: 'Signing up takes a few minutes. Nothing asks you to deposit before you are ready.',
   steps: [
     {
       title: 'Create your account',
@@ -103,7 +103,7 @@ export const PROCESS = {
     },
     {
       title: 'Learn the basics',
-      text: 'Work through the lessons on risk, fees and order types before you place a trade.',
+      text: 'Read the answers below on risk, fees and withdrawals, and the income disclosure of what members earned, before you put in any money.',
     },
     {
       title: 'Fund your Active Wallet',
@@ -132,7 +132,7 @@ export const FAQ = {
     {
       question: 'Do I need trading experience?',
       answer:
-        'No. The lessons start from the basics: what a wallet is, how an order works, what it costs and how to size a trade.',
+        'No. The app shows your wallets, plans and transfers with every figure as it is, and support answers your questions in the app. Learn what a wallet is, what fees cost and how to size a trade before you put in any money.',
     },
     {
       question: 'Which currency do deposits use?',
@@ -165,7 +165,7 @@ export type BlogTeaser = {
 
 export const BLOG = {
   title: 'From our blog',
-  lead: 'Short reads from our lessons. The full articles are in the member area.',
+  lead: 'Short reads on planning, risk and how crypto works.',
   posts: [
     {
       id: 1,
@@ -220,7 +220,7 @@ export const BLOG = {
 
 export const CONTACT = {
   title: 'Contact us',
-  lead: 'Questions about the lessons or your membership? Write to us.',
+  lead: 'Questions about your membership? Write to us.',
   notice:
     'This form is not connected yet: nothing you type here is sent or stored. Members reach our team through a support ticket in the app.',
   sent: 'Nothing was sent: this form is not connected yet. Please sign in and open a support ticket, and we will answer you there.',

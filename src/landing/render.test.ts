@@ -36,4 +36,9 @@ describe('the prerendered landing page', () => {
     for (const value of [120, 85, 15, 10]) expect(html).toContain(`data-counter="${value}"`);
     expect(html).toContain('<span data-year="true">2031</span>');
   });
+
+  it('promises nothing the product does not have: no lessons, no articles in the member area', () => {
+    expect(html).not.toMatch(/\blessons?\b/i);
+    expect(html).not.toMatch(/articles? (are|is) in the member area/i);
+  });
 });

@@ -36,7 +36,7 @@ export function About() {
   );
 }
 
-/** A lesson card beside a shield: learning first, safety first. */
+/** A page of notes beside a shield: reading first, safety first. */
 function AboutArt() {
   return (
     <svg
