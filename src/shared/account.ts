@@ -1,7 +1,8 @@
 import * as v from 'valibot';
 import { registerSchema, signInSchema } from './auth.ts';
+import { PASSWORD_MAX_LENGTH } from './constants.ts';
 
-// Issue 14: forgotten passwords, e-mail verification and the mail outbox as admins see it.
+// Passwords forgotten and changed, e-mail verification and the mail outbox as admins see it.
 // "Password changed successfully" is the spec's "Password change successfuly", spelled right (RULES.md
 // "Messages"); the forgot screen never says "User Not Found" (RULES.md "Accounts").
 
@@ -21,6 +22,10 @@ export const ACCOUNT = {
   codeTooManyTries: 'Too many wrong codes. Please ask for a new one.',
   emailVerified: 'Your e-mail address is verified.',
   alreadyVerified: 'Your e-mail address is already verified.',
+  currentPasswordRequired: 'Please enter your current password',
+  currentPasswordWrong:
+    'That is not your current password. Try again, or sign out and use "Forgot password?".',
+  passwordUnchanged: 'Choose a new password that differs from your current one.',
 } as const;
 
 /** The screens' own words. */
@@ -40,11 +45,18 @@ export const ACCOUNT_TEXT = {
   sendCodeAgain: 'Send the code again',
   code: 'Code from the e-mail',
   verify: 'Verify',
+  changeTitle: 'Password',
+  changeIntro:
+    'Change your password here. Every other device where your account is signed in is signed out, and we e-mail you that it changed.',
+  currentPassword: 'Current password',
+  changePassword: 'Change password',
+  changed: 'Your password is changed. Every other device is signed out.',
 } as const;
 
 export const MAIL_TEXT = {
   resetSubject: 'Reset your password',
   verifySubject: 'Your verification code',
+  changedSubject: 'Your password was changed',
 } as const;
 
 export const forgotPasswordSchema = v.object({ email: signInSchema.entries.email });
@@ -61,6 +73,17 @@ export const resetPasswordSchema = v.object({
   password: registerSchema.entries.password,
 });
 export type ResetPasswordInput = v.InferOutput<typeof resetPasswordSchema>;
+
+/** A signed-in member's new password: the current one, then one by the registration rules. */
+export const changePasswordSchema = v.object({
+  current_password: v.pipe(
+    v.string(ACCOUNT.currentPasswordRequired),
+    v.nonEmpty(ACCOUNT.currentPasswordRequired),
+    v.maxLength(PASSWORD_MAX_LENGTH, ACCOUNT.currentPasswordWrong),
+  ),
+  password: registerSchema.entries.password,
+});
+export type ChangePasswordInput = v.InferOutput<typeof changePasswordSchema>;
 
 export const verifyCodeSchema = v.object({
   otp: v.pipe(

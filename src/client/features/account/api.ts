@@ -1,5 +1,10 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { ForgotPasswordInput, ResetPasswordInput, VerifyCodeInput } from '../../../shared/account.ts';
+import type {
+  ChangePasswordInput,
+  ForgotPasswordInput,
+  ResetPasswordInput,
+  VerifyCodeInput,
+} from '../../../shared/account.ts';
 import type {
   CodeInput,
   TwoFactorEnabled,
@@ -12,6 +17,8 @@ type Message = { message: string };
 
 export const askForResetLink = (input: ForgotPasswordInput) => api<Message>('POST', '/pass/forget', input);
 export const setNewPassword = (input: ResetPasswordInput) => api<Message>('POST', '/pass/reset', input);
+export const changePassword = (input: ChangePasswordInput) =>
+  api<Message>('POST', '/auth/change-password', input);
 export const sendVerificationCode = () => api<Message>('POST', '/auth/email-verification');
 export const verifyEmail = (input: VerifyCodeInput) => api<Message>('POST', '/auth/verify-user', input);
 

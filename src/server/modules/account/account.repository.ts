@@ -35,6 +35,21 @@ export async function setPasswordHash(db: Db, userId: string, hash: string, nowI
     .execute();
 }
 
+/** Ends every session of the member but the one given (the one that asked). */
+export async function deleteOtherSessionsOfUser(db: Db, userId: string, keepId: string): Promise<number> {
+  const result = await db
+    .deleteFrom('sessions')
+    .where('user_id', '=', userId)
+    .where('id', '!=', keepId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** A reset link asked for before the password changed no longer works. */
+export async function deleteUnusedResetTokens(db: Db, userId: string): Promise<void> {
+  await db.deleteFrom('password_resets').where('user_id', '=', userId).where('used_at', 'is', null).execute();
+}
+
 export async function setVerifiedAt(db: Db, userId: string, nowIso: string): Promise<void> {
   await db
     .updateTable('users')

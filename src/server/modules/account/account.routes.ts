@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import {
   ACCOUNT,
+  changePasswordSchema,
   forgotPasswordSchema,
   resetPasswordSchema,
   verifyCodeSchema,
@@ -11,6 +12,7 @@ import type { Db } from '../../db/database.ts';
 import { registerAfterAnswer } from '../../http/after-answer.ts';
 import { defineRoute } from '../../http/route.ts';
 import { sendVerificationCode, verifyEmail } from './email-verification.service.ts';
+import { changePassword } from './password-change.service.ts';
 import { countResetRequest, resetPassword, sendResetLink } from './password-reset.service.ts';
 
 export type AccountDeps = { db: Db; publicUrl: string };
@@ -48,6 +50,25 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountDeps): 
     responses: { 200: messageSchema, ...errors },
     handler: async ({ body, request }) => {
       await resetPassword(db, body, request.ip);
+      return { message: ACCOUNT.passwordChanged };
+    },
+  });
+
+  defineRoute(app, {
+    method: 'POST',
+    url: '/auth/change-password',
+    summary:
+      'The signed-in member changes their password: the current one, then a new one by the registration rules (5 tries a quarter hour); every other session of the member ends, and a mail tells them',
+    tags: ['password'],
+    access: 'member',
+    body: changePasswordSchema,
+    responses: { 200: messageSchema, ...errors },
+    handler: async ({ body, user, request }) => {
+      await changePassword(db, user, body, {
+        ip: request.ip,
+        userAgent: request.headers['user-agent'] ?? null,
+        publicUrl: deps.publicUrl,
+      });
       return { message: ACCOUNT.passwordChanged };
     },
   });

@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createFileRoute, notFound } from '@tanstack/react-router';
 import type { SelfTradeSaved } from '../../../../shared/trade.ts';
+import { ChangePasswordCard } from '../../../features/account/components/change-password-card.tsx';
 import { ProfilePage } from '../../../features/account/components/profile-page.tsx';
 import { SessionsCard } from '../../../features/account/components/sessions-card.tsx';
 import { TwoFactorCard } from '../../../features/account/components/two-factor-card.tsx';
@@ -46,6 +47,7 @@ function MemberProfile() {
           onSaved={onTradeSaved}
         />
       ) : null}
+      <ChangePasswordCard />
       <TwoFactorCard />
       <SessionsCard />
     </ProfilePage>
