@@ -288,6 +288,10 @@ export const WITHDRAWAL_TEXT = {
   choosePlan: 'Choose a plan',
   planLimits: (min: string, max: string) => `This plan takes ${min} to ${max}.`,
   noPlans: 'No plan is open for new investments.',
+  balanceTooLow: (balance: string, minimum: string, kind: 'income' | 'compound') =>
+    kind === 'compound'
+      ? `Your Income Working balance is ${balance}: there is nothing to compound yet. Income paid to you adds to it.`
+      : `Your Income Working balance is ${balance}, and the least you can withdraw is ${minimum} (after its fee, something must be left to pay out). Income paid to you adds to it.`,
   network: 'Pay to',
   figuresTitle: 'What this request does',
   youReceive: 'Paid to your address',

@@ -344,6 +344,52 @@ test('a member withdraws with the mailed code, an admin pays it, and the member 
   }
 });
 
+test('a request the rules refuse is refused on the form before any code is mailed; too little to withdraw says why', async ({
+  page,
+  playwright,
+  baseURL,
+}) => {
+  const admin = await playwright.request.newContext({ baseURL });
+  let ready: Ready | undefined;
+  try {
+    await signInAdminByApi(admin);
+    ready = await readyMember(playwright, baseURL, admin, 'refused', '9.55');
+    const { member, api, id } = ready;
+    await page.setViewportSize({ width: 360, height: 740 });
+    await signInMember(page, member);
+    await openWithdrawal(page);
+    // $9.55 against a $10.00 minimum: the reason, not a form that would mail a code for nothing.
+    await expect(page.getByTestId('withdrawal-nothing')).toHaveText(
+      WITHDRAWAL_TEXT.balanceTooLow('$9.55', '$10.00', 'income'),
+    );
+    await expect(page.getByRole('button', { name: ACCOUNT_TEXT.sendCode, exact: true })).toHaveCount(0);
+
+    await creditByApi(admin, id, '40.45', 'working');
+    await page.reload();
+    const amount = page.getByLabel(WITHDRAWAL_TEXT.amount, { exact: true });
+    const sendCode = page.getByRole('button', { name: ACCOUNT_TEXT.sendCode, exact: true });
+    for (const [typed, message] of [
+      ['9.55', WITHDRAWAL_MESSAGES.minimum('10.00')],
+      ['50.01', WITHDRAWAL_MESSAGES.insufficient],
+    ] as const) {
+      await amount.fill(typed);
+      await sendCode.click();
+      // The field's error, before its hint.
+      await expect(amount).toHaveAccessibleDescription(new RegExp(`^${message.replace(/[$.()]/g, '\\$&')}`));
+    }
+    // Neither press mailed a code.
+    await page.waitForLoadState('networkidle');
+    expect(await withdrawalMails(api, member.email)).toEqual([]);
+    await amount.fill('50.00');
+    await sendCode.click();
+    await expect(formBanner(page)).toHaveText(ACCOUNT.codeSent);
+    await nextWithdrawalCode(api, member.email, 0);
+  } finally {
+    await ready?.api.dispose();
+    await admin.dispose();
+  }
+});
+
 test('a member cancels a pending request and the money is available again', async ({
   page,
   playwright,

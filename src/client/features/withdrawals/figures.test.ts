@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Withdrawal } from '../../../shared/withdrawals.ts';
-import {
-  accountAge,
-  figuresOf,
-  isUsable,
-  payoutAddress,
-  pendingFirst,
-  percentText,
-  shortAddress,
-} from './figures.ts';
+import { accountAge, figuresOf, isUsable, pendingFirst, percentText, shortAddress } from './figures.ts';
 
 describe('figuresOf', () => {
   it('takes 5% of an income withdrawal, rounded half up to the cent, and pays the rest', () => {
@@ -55,18 +47,10 @@ describe('percentText', () => {
 
 describe('payout addresses', () => {
   const bep20 = { network: 'bep20' as const, address: '0xabc', usable_from: '2026-01-02T00:00:00.000Z' };
-  const trc20 = { network: 'trc20' as const, address: 'T123', usable_from: '2026-01-01T00:00:00.000Z' };
 
   it('is usable from its usable_from instant on', () => {
     expect(isUsable(bep20, Date.parse('2026-01-01T23:59:59.999Z'))).toBe(false);
     expect(isUsable(bep20, Date.parse('2026-01-02T00:00:00.000Z'))).toBe(true);
-  });
-
-  it('prefers the chosen network, then BEP20, then whatever is saved', () => {
-    expect(payoutAddress([trc20, bep20], 'trc20')).toBe(trc20);
-    expect(payoutAddress([trc20, bep20])).toBe(bep20);
-    expect(payoutAddress([trc20], 'bep20')).toBe(trc20);
-    expect(payoutAddress([])).toBeUndefined();
   });
 });
 

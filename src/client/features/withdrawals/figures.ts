@@ -1,4 +1,5 @@
 import { parseCents } from '../../../shared/money.ts';
+import type { AccountFacts, AmountFacts } from '../../../shared/withdrawal-rules.ts';
 import {
   type Withdrawal,
   type WithdrawalKind,
@@ -29,16 +30,42 @@ export type PayoutAddress = WithdrawalOptions['addresses'][number];
 /** A saved address is usable once its 24 hours have passed (an admin-set one at once: usable_from is past). */
 export const isUsable = (address: PayoutAddress, nowMs: number) => Date.parse(address.usable_from) <= nowMs;
 
-/** The address a payout goes to: the chosen network's, else BEP20's, else the first saved. */
-export function payoutAddress(
-  addresses: readonly PayoutAddress[],
-  network?: PayoutAddress['network'],
-): PayoutAddress | undefined {
-  return (
-    addresses.find((a) => a.network === network) ??
-    addresses.find((a) => a.network === 'bep20') ??
-    addresses[0]
-  );
+/** The network the form offers first: a usable BEP20 address, else any usable one. */
+export function usableNetwork(
+  options: WithdrawalOptions,
+  nowMs: number,
+): PayoutAddress['network'] | undefined {
+  const usable = options.addresses.filter((a) => isUsable(a, nowMs));
+  return (usable.find((a) => a.network === 'bep20') ?? usable[0])?.network;
+}
+
+/** The withdrawal options as the shared account rules read them (src/shared/withdrawal-rules.ts). */
+export const accountFactsOf = (options: WithdrawalOptions): AccountFacts => ({
+  emailVerified: options.email_verified,
+  openRequest: options.open_request !== null,
+  addresses: options.addresses,
+});
+
+/** The options and the chosen investment as the shared amount rules read them. */
+export function amountFactsOf(options: WithdrawalOptions, topupId: string | undefined): AmountFacts {
+  const investment = options.investments.find((i) => i.topup_id === topupId);
+  return {
+    minimumCents: parseCents(options.minimum) ?? 0,
+    feeBp: parseCents(options.fee_percent) ?? 0,
+    workingAvailableCents: parseCents(options.working_available) ?? 0,
+    ...(investment
+      ? {
+          investment: {
+            amountCents: parseCents(investment.amount) ?? 0,
+            roiLeftCents: parseCents(investment.roi_withdrawable) ?? 0,
+            promotional: investment.promotional,
+            matured: investment.matured,
+            principalTaken:
+              !investment.principal_withdrawable && investment.matured && !investment.promotional,
+          },
+        }
+      : {}),
+  };
 }
 
 const DAY_MS = 24 * 60 * 60_000;

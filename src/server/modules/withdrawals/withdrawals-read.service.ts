@@ -12,7 +12,7 @@ import { readRules } from '../settings/settings.service.ts';
 import { findUserById } from '../users/users.repository.ts';
 import { PLATFORM } from '../wallets/ledger.service.ts';
 import { walletBalance } from '../wallets/wallets.service.ts';
-import { matured, promotional, roiLeftCents } from './withdrawal-rules.ts';
+import { matured, promotional, roiLeftCents, savedAddresses } from './withdrawal-rules.ts';
 import {
   addressUsableFrom,
   approvedTotal,
@@ -78,12 +78,7 @@ export async function withdrawalOptions(
     readRules(db),
   ]);
   if (!user) throw forbidden();
-  const addresses = (['bep20', 'trc20'] as const).flatMap((network) => {
-    const address = user[network];
-    if (!address) return [];
-    const change = changes.find((c) => c.network === network);
-    return [{ network, address, usable_from: change?.usable_from ?? user.created_at }];
-  });
+  const addresses = savedAddresses(user, changes);
   return {
     working_available: balance.working,
     minimum: formatCents(rules.withdrawalMinimumCents),

@@ -3,6 +3,13 @@ import { MONEY_NOTIFICATIONS, NOTIFICATION_LINKS } from '../../../shared/notific
 import type { PayoutNetwork } from '../../../shared/payout-address.ts';
 import type { SettingRules } from '../../../shared/settings.ts';
 import {
+  accountRefusal,
+  amountRefusal,
+  heldAmountCents,
+  payoutChoice,
+  type Refusal,
+} from '../../../shared/withdrawal-rules.ts';
+import {
   WITHDRAWAL_MESSAGES as M,
   type Withdrawal,
   type WithdrawalDecision,
@@ -12,7 +19,7 @@ import {
 import type { Db } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { newId } from '../../db/ids.ts';
-import type { UserTable, WithdrawalTable } from '../../db/schema.ts';
+import type { WithdrawalTable } from '../../db/schema.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
 import type { SessionUser } from '../../http/session.ts';
 import { checkEmailCode, consumeEmailCode } from '../account/email-codes.service.ts';
@@ -36,7 +43,7 @@ import {
   settlePending,
   walletAccountId,
 } from '../wallets/ledger.service.ts';
-import { matured, promotional, roiLeftCents } from './withdrawal-rules.ts';
+import { investmentFacts, savedAddresses } from './withdrawal-rules.ts';
 import {
   addressUsableFrom,
   changePendingAmount,
@@ -88,28 +95,11 @@ export function toWithdrawal(row: WithdrawalRow): Withdrawal {
   };
 }
 
-const amountError = (message: string) => badRequest([{ field: 'amount', message }]);
-
 function memberOnly(asker: SessionUser): void {
   if (asker.user.role !== 'user') throw forbidden();
 }
 function adminOnly(asker: SessionUser): void {
   if (asker.user.role !== 'admin') throw forbidden();
-}
-
-/**
- * The payout address a request goes to: the chosen network's (else BEP20, else TRC20), refused when
- * there is none or when the member saved it less than 24 hours ago (an admin-set one counts at once).
- */
-async function payoutAddress(db: Db, user: UserTable, network: PayoutNetwork | undefined, now: Date) {
-  const chosen: PayoutNetwork | undefined =
-    network ?? (user.bep20 ? 'bep20' : user.trc20 ? 'trc20' : undefined);
-  const address = chosen ? user[chosen] : null;
-  if (!chosen || !address) throw new AppError(422, network ? M.networkNotSet : M.noAddress);
-  const change = (await addressUsableFrom(db, user.id)).find((c) => c.network === chosen);
-  if (change && change.usable_from > now.toISOString())
-    throw new AppError(422, M.addressWaiting(`${change.usable_from.replace('T', ' ').slice(0, 16)} UTC`));
-  return { network: chosen, address };
 }
 
 export type WithdrawalAsk = {
@@ -128,7 +118,10 @@ async function ownInvestment(db: Db, userId: string, topupId: string | undefined
   return investment;
 }
 
-/** The amount a request holds, after the rules of its kind; every refusal here holds nothing. */
+/**
+ * The amount a request holds, after the rules of its kind (src/shared/withdrawal-rules.ts, the form's
+ * too); every refusal here holds nothing. The investment or plan it names is looked up first (404).
+ */
 async function amountOf(
   db: Db,
   userId: string,
@@ -136,25 +129,21 @@ async function amountOf(
   now: Date,
   rules: SettingRules,
 ): Promise<number> {
-  if (ask.kind === 'principal') {
-    const investment = await ownInvestment(db, userId, ask.topupId);
-    if (promotional(investment)) throw new AppError(422, M.principalPromotional);
-    if (!matured(investment, now)) throw new AppError(422, M.notMatured);
-    if (Number(investment.principal_taken ?? 0) > 0) throw new AppError(422, M.principalTaken);
-    return Number(investment.amount_cents);
-  }
-  const amountCents = ask.amountCents ?? 0;
-  if (ask.kind === 'compound') {
-    checkPlan(await findPlan(db, ask.planId ?? ''), amountCents);
-    return amountCents;
-  }
-  if (amountCents < rules.withdrawalMinimumCents)
-    throw amountError(M.minimum(formatCents(rules.withdrawalMinimumCents)));
-  if (ask.kind === 'roi') {
-    const left = roiLeftCents(await ownInvestment(db, userId, ask.topupId));
-    if (amountCents > left) throw new AppError(422, M.roiTooMuch(formatCents(Math.max(left, 0))));
-  }
-  return amountCents;
+  const investment =
+    ask.kind === 'principal' || ask.kind === 'roi'
+      ? investmentFacts(await ownInvestment(db, userId, ask.topupId), now)
+      : undefined;
+  if (ask.kind === 'compound') checkPlan(await findPlan(db, ask.planId ?? ''), ask.amountCents ?? 0);
+  const facts = { minimumCents: rules.withdrawalMinimumCents, feeBp: rules.withdrawalFeeBp, investment };
+  refuse(amountRefusal(ask.kind, ask.amountCents, facts));
+  return heldAmountCents(ask.kind, ask.amountCents, facts);
+}
+
+/** A rule's refusal as the API answers it: a field's 400, or a 422 with its message. */
+function refuse(refusal: Refusal | undefined): void {
+  if (!refusal) return;
+  if (refusal.field) throw badRequest([{ field: refusal.field, message: refusal.message }]);
+  throw new AppError(refusal.status, refusal.message);
 }
 
 /** The ledger moves a request holds: the net amount and, apart, the fee (RULES.md: its own transfer). */
@@ -229,26 +218,19 @@ function refusalOfDuplicate(error: unknown, kind: WithdrawalKind): never {
 async function checkRules(db: Db, userId: string, ask: WithdrawalAsk, now: Date) {
   const user = await findUserById(db, userId);
   if (!user || user.status === 'block') throw forbidden();
-  if (!user.verify_at) throw new AppError(422, M.emailUnverified);
-  if (await openWithdrawalOf(db, userId)) throw new AppError(422, M.openRequest);
-  const payout = ask.kind === 'compound' ? null : await payoutAddress(db, user, ask.network, now);
+  const [open, changes] = await Promise.all([openWithdrawalOf(db, userId), addressUsableFrom(db, userId)]);
+  const account = {
+    emailVerified: user.verify_at !== null,
+    openRequest: Boolean(open),
+    addresses: savedAddresses(user, changes),
+  };
+  refuse(accountRefusal(ask.kind, account, now.toISOString(), ask.network));
+  const choice = ask.kind === 'compound' ? undefined : payoutChoice(account.addresses, ask.network)?.saved;
+  const payout = choice ? { network: choice.network, address: choice.address } : null;
   // The minimum and fee as set now (/admin/settings); in the request's transaction, the ones it keeps.
   const rules = await readRules(db);
   const amountCents = await amountOf(db, userId, ask, now, rules);
-  refuseNetZero(ask.kind, amountCents, rules);
   return { payout, amountCents, rules };
-}
-
-/**
- * A request whose fee takes all of it is refused as bad input (a stored minimum and fee from before the
- * settings refused such a pair, or a principal of a cent): nothing is held and no ledger transfer of 0 is tried.
- */
-function refuseNetZero(kind: WithdrawalKind, amountCents: number, rules: SettingRules): void {
-  const feeCents = withdrawalFeeCents(kind, amountCents, rules.withdrawalFeeBp);
-  if (amountCents - feeCents > 0) return;
-  throw badRequest([
-    { field: kind === 'principal' ? 'topup_id' : 'amount', message: M.netsNothing(formatCents(feeCents)) },
-  ]);
 }
 
 /**
@@ -526,9 +508,13 @@ export async function recordPayout(
       const member = await findUserById(trx, input.user_id);
       if (member?.role !== 'user') throw notFound('No member with this id');
       const rules = await readRules(trx);
-      if (input.amount < rules.withdrawalMinimumCents)
-        throw amountError(M.minimum(formatCents(rules.withdrawalMinimumCents)));
-      refuseNetZero('income', input.amount, rules);
+      // The income withdrawal's amount rules (the minimum, a fee that takes it whole), as for a member.
+      refuse(
+        amountRefusal('income', input.amount, {
+          minimumCents: rules.withdrawalMinimumCents,
+          feeBp: rules.withdrawalFeeBp,
+        }),
+      );
       await ensureWallets(trx, member.id);
       const feeCents = withdrawalFeeCents('income', input.amount, rules.withdrawalFeeBp);
       const now = new Date().toISOString();

@@ -5,17 +5,18 @@ import { ACCOUNT_TEXT } from '../../../../shared/account.ts';
 import { formatCents, parseCents } from '../../../../shared/money.ts';
 import { NETWORK_LABELS } from '../../../../shared/profile.ts';
 import { TOPUP_MESSAGES } from '../../../../shared/topups.ts';
+import { amountRefusal, type Refusal } from '../../../../shared/withdrawal-rules.ts';
 import {
   compoundWithdrawalSchema,
   incomeWithdrawalSchema,
   principalWithdrawalSchema,
   roiWithdrawalSchema,
-  WITHDRAWAL_MESSAGES,
   WITHDRAWAL_TEXT,
   type WithdrawalKind,
   type WithdrawalOptions,
   withdrawalRulesText,
 } from '../../../../shared/withdrawals.ts';
+import { validateForm } from '../../../lib/field-errors.ts';
 import { formatMoney } from '../../../lib/format.ts';
 import { errorText } from '../../../lib/http.ts';
 import { useOffline } from '../../../lib/offline.ts';
@@ -25,7 +26,7 @@ import { MessageBanner } from '../../../ui/message-banner.tsx';
 import { MoneyOfflineNote } from '../../../ui/offline-notice.tsx';
 import { useAutoClearBanner } from '../../../ui/use-auto-clear.ts';
 import { refreshAfterWithdrawal, requestWithdrawal, sendWithdrawalCode } from '../api.ts';
-import { figuresOf, isUsable, type PayoutAddress, percentText } from '../figures.ts';
+import { amountFactsOf, figuresOf, isUsable, type PayoutAddress, percentText } from '../figures.ts';
 
 type Investment = WithdrawalOptions['investments'][number];
 type Member = { id: string; email: string };
@@ -49,58 +50,55 @@ type Checked = {
   network?: 'bep20' | 'trc20';
 };
 
+/** Which field a refusal of the amount's rules shows on: its own, else the amount (the investment for a principal). */
+const fieldOf = (kind: WithdrawalKind, refusal: Refusal) =>
+  refusal.field ?? (kind === 'principal' ? 'topup_id' : 'amount');
+
 /**
- * The shared request schema of the kind, plus what the screen already knows (the balance, the minimum,
- * the investment's ROI left, the plan's range), so a mistake shows on its field before a code is spent.
- * The server checks all of it again and has the last word.
+ * The shared request schema of the kind, plus the server's amount rules (src/shared/withdrawal-rules.ts)
+ * on what the screen already knows (the balance, the minimum, the investment's ROI left) and the plan's
+ * range, so a mistake shows on its field before a code is asked for. The server checks all of it again
+ * and has the last word.
  */
 function schemaFor(kind: WithdrawalKind, options: WithdrawalOptions): v.GenericSchema<unknown, Checked> {
-  const availableCents = cents(options.working_available);
-  const minimumCents = cents(options.minimum);
-  const checks: [(input: Checked) => boolean, string | ((input: Checked) => string)][] = [];
-  if (kind === 'income' || kind === 'roi')
-    checks.push([(i) => (i.amount ?? 0) >= minimumCents, WITHDRAWAL_MESSAGES.minimum(options.minimum)]);
-  if (kind === 'roi')
-    checks.push([
-      (i) =>
-        (i.amount ?? 0) <=
-        cents(options.investments.find((x) => x.topup_id === i.topup_id)?.roi_withdrawable ?? '0'),
-      (i) =>
-        WITHDRAWAL_MESSAGES.roiTooMuch(
-          options.investments.find((x) => x.topup_id === i.topup_id)?.roi_withdrawable ?? '0.00',
-        ),
-    ]);
-  if (kind === 'compound') {
-    const plan = (i: Checked) => options.plans.find((p) => p.id === i.plan_id);
-    checks.push([
-      (i) => {
+  const refusal = (i: Checked) => amountRefusal(kind, i.amount, amountFactsOf(options, i.topup_id));
+  const onField = (field: 'amount' | 'topup_id') =>
+    v.forward(
+      v.check(
+        (i: Checked) => {
+          const r = refusal(i);
+          return !r || fieldOf(kind, r) !== field;
+        },
+        (issue) => refusal(issue.input as Checked)?.message ?? '',
+      ),
+      [field],
+    );
+  const plan = (i: Checked) => options.plans.find((p) => p.id === i.plan_id);
+  const inPlanRange = v.forward(
+    v.check(
+      (i: Checked) => {
         const p = plan(i);
-        return !p || ((i.amount ?? 0) >= cents(p.min_amount) && (i.amount ?? 0) <= cents(p.max_amount));
+        return (
+          kind !== 'compound' ||
+          !p ||
+          ((i.amount ?? 0) >= cents(p.min_amount) && (i.amount ?? 0) <= cents(p.max_amount))
+        );
       },
-      (i) => TOPUP_MESSAGES.amountRange(plan(i)?.min_amount ?? '', plan(i)?.max_amount ?? ''),
-    ]);
-  }
-  if (kind !== 'principal')
-    checks.push([(i) => (i.amount ?? 0) <= availableCents, WITHDRAWAL_MESSAGES.insufficient]);
-
+      (issue) =>
+        TOPUP_MESSAGES.amountRange(
+          plan(issue.input as Checked)?.min_amount ?? '',
+          plan(issue.input as Checked)?.max_amount ?? '',
+        ),
+    ),
+    ['amount'],
+  );
   const base = {
     income: incomeWithdrawalSchema,
     roi: roiWithdrawalSchema,
     principal: principalWithdrawalSchema,
     compound: compoundWithdrawalSchema,
   }[kind] as v.GenericSchema<unknown, Checked>;
-  return v.pipe(
-    base,
-    ...checks.map(([ok, message]) =>
-      v.forward(
-        v.check(
-          (input: Checked) => ok(input),
-          typeof message === 'string' ? message : (issue) => message(issue.input as Checked),
-        ),
-        ['amount'],
-      ),
-    ),
-  );
+  return v.pipe(base, inPlanRange, onField('amount'), onField('topup_id'));
 }
 
 /**
@@ -133,7 +131,7 @@ export function WithdrawalForm({
   const [codeSent, setCodeSent] = useState(false);
   const [sendingCode, setSendingCode] = useState(false);
   const banner = useAutoClearBanner();
-  const { errors, busy, submit } = useSchemaForm();
+  const { errors, setErrors, busy, submit } = useSchemaForm();
   const { offline } = useOffline();
   const refusalId = useId();
 
@@ -148,6 +146,12 @@ export function WithdrawalForm({
   const payout = kind !== 'compound';
   const address: PayoutAddress | undefined = usable.find((a) => a.network === fields.network);
   const blocked = Boolean(refusal) || offline;
+  // Nothing this kind could be asked for, said instead of the form: no investment to draw on, no plan,
+  // or an Income Working balance the amount rules refuse whole (the minimum, the fee).
+  const fromBalance = kind === 'income' || kind === 'compound' ? kind : undefined;
+  const balanceRefusal = fromBalance
+    ? amountRefusal(fromBalance, cents(options.working_available), amountFactsOf(options, undefined))
+    : undefined;
   const nothingToDrawOn =
     (kind === 'roi' || kind === 'principal') && investments.length === 0
       ? kind === 'roi'
@@ -155,9 +159,31 @@ export function WithdrawalForm({
         : WITHDRAWAL_TEXT.noPrincipal
       : kind === 'compound' && options.plans.length === 0
         ? WITHDRAWAL_TEXT.noPlans
-        : '';
+        : fromBalance && balanceRefusal
+          ? WITHDRAWAL_TEXT.balanceTooLow(
+              formatMoney(options.working_available),
+              formatMoney(options.minimum),
+              fromBalance,
+            )
+          : '';
+
+  /** The request as typed, for the schema (the code as typed, or a stand-in to check the rest). */
+  const requestInput = (otp: string) => {
+    const network = payout && fields.network ? (fields.network as 'bep20' | 'trc20') : undefined;
+    return {
+      otp,
+      ...(kind !== 'principal' ? { amount: fields.amount } : {}),
+      ...(kind === 'roi' || kind === 'principal' ? { topup_id: fields.topup_id } : {}),
+      ...(kind === 'compound' ? { plan_id: fields.plan_id } : {}),
+      ...(network ? { network } : {}),
+    };
+  };
 
   async function sendCode() {
+    // The request's rules first: a code is mailed only for a request the server would take.
+    const checked = validateForm(schemaFor(kind, options), requestInput('000000'));
+    setErrors(checked.errors ?? {});
+    if (checked.errors) return;
     setSendingCode(true);
     try {
       banner.success((await sendWithdrawalCode(member)).message);
@@ -172,16 +198,9 @@ export function WithdrawalForm({
   function onSubmit(event: FormEvent) {
     event.preventDefault();
     if (blocked) return;
-    const network = payout && fields.network ? (fields.network as 'bep20' | 'trc20') : undefined;
     void submit(
       schemaFor(kind, options),
-      {
-        otp: fields.otp,
-        ...(kind !== 'principal' ? { amount: fields.amount } : {}),
-        ...(kind === 'roi' || kind === 'principal' ? { topup_id: fields.topup_id } : {}),
-        ...(kind === 'compound' ? { plan_id: fields.plan_id } : {}),
-        ...(network ? { network } : {}),
-      },
+      requestInput(fields.otp),
       async (input) => {
         try {
           const { message } = await requestWithdrawal(kind, {

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { NETWORK_LABELS } from '../../../../shared/profile.ts';
+import { accountRefusal } from '../../../../shared/withdrawal-rules.ts';
 import {
   WITHDRAWAL_KINDS,
   WITHDRAWAL_MESSAGES,
@@ -14,7 +15,7 @@ import { QueryError } from '../../../ui/query-error.tsx';
 import { Spinner } from '../../../ui/spinner.tsx';
 import { Tabs } from '../../../ui/tabs.tsx';
 import { withdrawalOptionsQuery } from '../api.ts';
-import { isUsable, percentText } from '../figures.ts';
+import { accountFactsOf, isUsable, percentText, usableNetwork } from '../figures.ts';
 import '../withdrawals.css';
 import { MemberRequests } from './member-requests.tsx';
 import { WithdrawalForm } from './withdrawal-form.tsx';
@@ -22,24 +23,21 @@ import { WithdrawalForm } from './withdrawal-form.tsx';
 type Member = { id: string; email: string };
 
 /**
- * Why a kind cannot be asked for now, in the server's own words and order (it says the same when
- * asked): a verified e-mail and one open request at a time for every kind; a usable payout address for
- * every kind but compound, which pays nothing out.
+ * Why a kind cannot be asked for now, by the server's own rules (src/shared/withdrawal-rules.ts): a
+ * verified e-mail and one open request at a time for every kind; a usable payout address for every
+ * kind but compound, which pays nothing out.
  */
 export function refusalOf(
   kind: WithdrawalKind,
   options: WithdrawalOptions,
   nowMs: number,
 ): string | undefined {
-  if (!options.email_verified) return WITHDRAWAL_MESSAGES.emailUnverified;
-  if (options.open_request) return WITHDRAWAL_MESSAGES.openRequest;
-  if (kind === 'compound') return undefined;
-  if (options.addresses.length === 0) return WITHDRAWAL_MESSAGES.noAddress;
-  if (!options.addresses.some((a) => isUsable(a, nowMs))) {
-    const first = [...options.addresses].sort((a, b) => a.usable_from.localeCompare(b.usable_from))[0];
-    return WITHDRAWAL_MESSAGES.addressWaiting(formatDateTime(first?.usable_from));
-  }
-  return undefined;
+  return accountRefusal(
+    kind,
+    accountFactsOf(options),
+    new Date(nowMs).toISOString(),
+    usableNetwork(options, nowMs),
+  )?.message;
 }
 
 function Summary({ options, member }: { options: WithdrawalOptions; member: Member }) {
