@@ -110,7 +110,7 @@ test('the More sheet fits a 360 px phone and opens the screens the navigation le
     more.getByRole('button', { name: 'Sign out' }),
     more.getByRole('button', { name: 'Close dialog' }),
   ];
-  expect(items).toHaveLength(12);
+  expect(items).toHaveLength(15);
   for (const item of items) {
     const box = await item.boundingBox();
     expect(box).not.toBeNull();
@@ -128,6 +128,9 @@ test('the More sheet fits a 360 px phone and opens the screens the navigation le
 
   for (const [link, heading, path] of [
     ['Profile', 'Profile', /\/user\/profile\/[^/]+$/],
+    ['Team', 'Direct members', /\/user\/direct-members$/],
+    ['Rewards', 'Rewards', /\/user\/rewards$/],
+    ['News', 'News', /\/user\/news$/],
     ['Plans', 'Plans', /\/user\/subscription$/],
     ['Top-ups', 'Top-ups', /\/user\/topup$/],
     ['Income', 'Income', /\/user\/income$/],

@@ -90,7 +90,7 @@ test('a member buys a plan, a run pays the date, and the member sees the income 
     });
 
     // From the dashboard: the income reached Income Working today.
-    await page.getByRole('navigation', { name: 'Member' }).getByRole('link', { name: 'Dashboard' }).click();
+    await page.getByRole('navigation', { name: 'Member' }).getByRole('link', { name: 'Home' }).click();
     await expect(page.getByTestId('balance-working')).toHaveText('$2.00');
     await page.getByRole('link', { name: 'Income and investments' }).click();
     await expect(page).toHaveURL(/\/user\/income$/);

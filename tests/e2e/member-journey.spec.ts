@@ -54,9 +54,9 @@ test('a referred visitor registers, signs in, copies their link and signs out', 
     const nav = page.getByRole('navigation', { name: 'Member' });
     await expect(nav).toBeVisible();
     await expect(nav).toBeInViewport();
-    await expect(nav.getByRole('link', { name: 'Dashboard' })).toHaveAttribute('aria-current', 'page');
+    await expect(nav.getByRole('link', { name: 'Home' })).toHaveAttribute('aria-current', 'page');
     await expect(nav.locator('.bottom-nav-item')).toHaveText([
-      /Dashboard/,
+      /Home/,
       /Transfer/,
       /Deposit/,
       /Support/,

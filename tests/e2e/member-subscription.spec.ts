@@ -123,7 +123,7 @@ test('a member buys a plan through review and receipt: the Active Wallet drops b
     await receipt.getByRole('button', { name: 'OK' }).click();
     await expect(page.getByTestId('active-wallet')).toHaveText('$150.00');
 
-    await page.getByRole('navigation', { name: 'Member' }).getByRole('link', { name: 'Dashboard' }).click();
+    await page.getByRole('navigation', { name: 'Member' }).getByRole('link', { name: 'Home' }).click();
     await expect(page.getByTestId('activation-status')).toHaveText('Active');
     await expect(page.getByTestId('balance-business')).toHaveText('$150.00');
   } finally {
@@ -229,7 +229,7 @@ test('an activation code is redeemed once; a second try says it is used', async 
     await failed.getByRole('button', { name: 'Close', exact: true }).click();
     await expect(form.getByRole('textbox', { name: 'Activation code' })).toHaveValue(code.code);
 
-    await page.getByRole('navigation', { name: 'Member' }).getByRole('link', { name: 'Dashboard' }).click();
+    await page.getByRole('navigation', { name: 'Member' }).getByRole('link', { name: 'Home' }).click();
     await expect(page.getByTestId('activation-status')).toHaveText('Active');
   } finally {
     await closePlan(admin);

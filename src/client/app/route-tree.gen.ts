@@ -42,6 +42,7 @@ import { Route as UserDashboardRouteImport } from './../routes/user/dashboard'
 import { Route as UserDepositHistoryRouteImport } from './../routes/user/deposit-history'
 import { Route as UserDirectMembersRouteImport } from './../routes/user/direct-members'
 import { Route as UserIncomeRouteImport } from './../routes/user/income'
+import { Route as UserIncomeDisclosureRouteImport } from './../routes/user/income-disclosure'
 import { Route as UserNewsRouteImport } from './../routes/user/news'
 import { Route as UserNotificationsRouteImport } from './../routes/user/notifications'
 import { Route as UserRefferralTreeRouteImport } from './../routes/user/refferral-tree'
@@ -230,6 +231,11 @@ const UserIncomeRoute = UserIncomeRouteImport.update({
   path: '/income',
   getParentRoute: () => UserRoute,
 } as any)
+const UserIncomeDisclosureRoute = UserIncomeDisclosureRouteImport.update({
+  id: '/income-disclosure',
+  path: '/income-disclosure',
+  getParentRoute: () => UserRoute,
+} as any)
 const UserNewsRoute = UserNewsRouteImport.update({
   id: '/news',
   path: '/news',
@@ -378,6 +384,7 @@ export interface FileRoutesByFullPath {
   '/user/deposit-history': typeof UserDepositHistoryRoute
   '/user/direct-members': typeof UserDirectMembersRoute
   '/user/income': typeof UserIncomeRoute
+  '/user/income-disclosure': typeof UserIncomeDisclosureRoute
   '/user/news': typeof UserNewsRoute
   '/user/notifications': typeof UserNotificationsRoute
   '/user/refferral-tree': typeof UserRefferralTreeRoute
@@ -435,6 +442,7 @@ export interface FileRoutesByTo {
   '/user/deposit-history': typeof UserDepositHistoryRoute
   '/user/direct-members': typeof UserDirectMembersRoute
   '/user/income': typeof UserIncomeRoute
+  '/user/income-disclosure': typeof UserIncomeDisclosureRoute
   '/user/news': typeof UserNewsRoute
   '/user/notifications': typeof UserNotificationsRoute
   '/user/refferral-tree': typeof UserRefferralTreeRoute
@@ -493,6 +501,7 @@ export interface FileRoutesById {
   '/user/deposit-history': typeof UserDepositHistoryRoute
   '/user/direct-members': typeof UserDirectMembersRoute
   '/user/income': typeof UserIncomeRoute
+  '/user/income-disclosure': typeof UserIncomeDisclosureRoute
   '/user/news': typeof UserNewsRoute
   '/user/notifications': typeof UserNotificationsRoute
   '/user/refferral-tree': typeof UserRefferralTreeRoute
@@ -552,6 +561,7 @@ export interface FileRouteTypes {
     | '/user/deposit-history'
     | '/user/direct-members'
     | '/user/income'
+    | '/user/income-disclosure'
     | '/user/news'
     | '/user/notifications'
     | '/user/refferral-tree'
@@ -609,6 +619,7 @@ export interface FileRouteTypes {
     | '/user/deposit-history'
     | '/user/direct-members'
     | '/user/income'
+    | '/user/income-disclosure'
     | '/user/news'
     | '/user/notifications'
     | '/user/refferral-tree'
@@ -666,6 +677,7 @@ export interface FileRouteTypes {
     | '/user/deposit-history'
     | '/user/direct-members'
     | '/user/income'
+    | '/user/income-disclosure'
     | '/user/news'
     | '/user/notifications'
     | '/user/refferral-tree'
@@ -937,6 +949,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof UserIncomeRouteImport
       parentRoute: typeof UserRoute
     }
+    '/user/income-disclosure': {
+      id: '/user/income-disclosure'
+      path: '/income-disclosure'
+      fullPath: '/user/income-disclosure'
+      preLoaderRoute: typeof UserIncomeDisclosureRouteImport
+      parentRoute: typeof UserRoute
+    }
     '/user/news': {
       id: '/user/news'
       path: '/news'
@@ -1149,6 +1168,7 @@ interface UserRouteChildren {
   UserDepositHistoryRoute: typeof UserDepositHistoryRoute
   UserDirectMembersRoute: typeof UserDirectMembersRoute
   UserIncomeRoute: typeof UserIncomeRoute
+  UserIncomeDisclosureRoute: typeof UserIncomeDisclosureRoute
   UserNewsRoute: typeof UserNewsRoute
   UserNotificationsRoute: typeof UserNotificationsRoute
   UserRefferralTreeRoute: typeof UserRefferralTreeRoute
@@ -1175,6 +1195,7 @@ const UserRouteChildren: UserRouteChildren = {
   UserDepositHistoryRoute: UserDepositHistoryRoute,
   UserDirectMembersRoute: UserDirectMembersRoute,
   UserIncomeRoute: UserIncomeRoute,
+  UserIncomeDisclosureRoute: UserIncomeDisclosureRoute,
   UserNewsRoute: UserNewsRoute,
   UserNotificationsRoute: UserNotificationsRoute,
   UserRefferralTreeRoute: UserRefferralTreeRoute,

@@ -2,7 +2,7 @@ import { createFileRoute } from '@tanstack/react-router';
 import { PublicLayout } from '../app/layouts/public-layout.tsx';
 import { IncomeDisclosure } from '../features/disclosure/components/income-disclosure.tsx';
 
-// Public (issue 17 item 6): linked from the landing page's footer and the member dashboard.
+// Public: linked from the landing page's footer. Members read it inside the app (user/income-disclosure.tsx).
 export const Route = createFileRoute('/income-disclosure')({ component: IncomeDisclosurePage });
 
 function IncomeDisclosurePage() {

@@ -6,6 +6,7 @@ import { NotificationBell } from '../../features/notifications/components/notifi
 import { SitePopup } from '../../features/notifications/components/site-popup.tsx';
 import { useLiveChannel } from '../../features/notifications/use-live-channel.ts';
 import { Modal } from '../../ui/modal.tsx';
+import { AddMoneyIcon, HomeIcon, MoreIcon, SupportIcon, TransferIcon } from '../../ui/nav-icons.tsx';
 import { OfflineNotice } from '../../ui/offline-notice.tsx';
 import { RiskNote } from '../../ui/risk-note.tsx';
 import { InstallApp, IosInstallHint } from '../pwa/install-app.tsx';
@@ -13,6 +14,9 @@ import './member-layout.css';
 
 /** The member screens that are not in the bottom navigation: reached through "More". */
 const MORE_LINKS = [
+  ['/user/direct-members', 'Team'],
+  ['/user/rewards', 'Rewards'],
+  ['/user/news', 'News'],
   ['/user/subscription', 'Plans'],
   ['/user/topup', 'Top-ups'],
   ['/user/income', 'Income'],
@@ -103,19 +107,19 @@ export function MemberLayout() {
       </main>
       <nav className="bottom-nav" aria-label="Member">
         <Link to="/user/dashboard" className="bottom-nav-item" activeProps={{ 'aria-current': 'page' }}>
-          <span aria-hidden="true">⌂</span>
-          Dashboard
+          <HomeIcon />
+          Home
         </Link>
         <Link to="/user/transfer" className="bottom-nav-item" activeProps={{ 'aria-current': 'page' }}>
-          <span aria-hidden="true">⇄</span>
+          <TransferIcon />
           Transfer
         </Link>
         <Link to="/user/scanner" className="bottom-nav-item" activeProps={{ 'aria-current': 'page' }}>
-          <span aria-hidden="true">₮</span>
+          <AddMoneyIcon />
           Deposit
         </Link>
         <Link to="/user/queries" className="bottom-nav-item" activeProps={{ 'aria-current': 'page' }}>
-          <span aria-hidden="true">?</span>
+          <SupportIcon />
           Support
         </Link>
         <button
@@ -126,13 +130,14 @@ export function MemberLayout() {
           aria-current={
             MORE_LINKS.some(([to]) => to === pathname) ||
             pathname.startsWith('/user/profile/') ||
+            pathname === '/user/refferral-tree' ||
             pathname.startsWith('/user/transaction/')
               ? 'page'
               : undefined
           }
           onClick={() => setMoreOpen(true)}
         >
-          <span aria-hidden="true">⋯</span>
+          <MoreIcon />
           More
         </button>
       </nav>

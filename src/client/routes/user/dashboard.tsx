@@ -72,7 +72,7 @@ function MemberDashboard() {
         <Link to="/user/subscription" className="button">
           Plans and activation codes
         </Link>
-        <Link to="/income-disclosure" className="button">
+        <Link to="/user/income-disclosure" className="button">
           Income disclosure: what members earn
         </Link>
         <Link to="/user/profile/$id" params={{ id: member.id }} className="button">

@@ -20,7 +20,7 @@ function TransferHistoryPage() {
       <TransferHistoryView
         memberId={memberId}
         tab={tab}
-        onTab={(next) => navigate({ search: { tab: next }, replace: true })}
+        onTab={(next) => navigate({ search: { tab: next }, replace: true, resetScroll: false })}
       />
       <Link to="/user/transaction/$table_name" params={{ table_name: 'transfer_transaction' }}>
         Transfers among all your transactions

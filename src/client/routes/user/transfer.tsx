@@ -37,7 +37,7 @@ function TransferPage() {
         <TransferDashboard
           member={member}
           tab={tab}
-          onTab={(next) => navigate({ search: { tab: next }, replace: true })}
+          onTab={(next) => navigate({ search: { tab: next }, replace: true, resetScroll: false })}
           historyLink={<Link to="/user/transfer-history">Full transfer history</Link>}
         />
       ) : null}
