@@ -31,12 +31,18 @@ afterEach(async () => {
 });
 
 /** Polls `read` until it returns something truthy (never a fixed sleep as the synchronisation). */
-async function waitFor<T>(what: string, read: () => Promise<T>, timeoutMs = 30_000): Promise<NonNullable<T>> {
+async function waitFor<T>(
+  what: string,
+  read: () => Promise<T>,
+  timeoutMs = 30_000,
+  /** What to add to the timeout's message: the state that explains it. */
+  explain: () => Promise<string> = async () => '',
+): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
     if (value) return value as NonNullable<T>;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what} ${await explain()}`);
     await sleep(POLL_MS);
   }
 }
@@ -147,21 +153,36 @@ describe('a withdrawal request whose server is killed with SIGKILL', () => {
       await locker.query('begin');
       await locker.query(`lock table ${shared.schema}.idempotency_keys in exclusive mode`);
 
+      let settled: { answered: number; text: string } | { failed: unknown } | undefined;
       const answer = withdraw(p.client, p, body, key).then(
-        (res) => ({ answered: res.status }),
-        (error: unknown) => ({ failed: error }),
+        (res) => (settled = { answered: res.status, text: res.text }),
+        (error: unknown) => (settled = { failed: error }),
       );
-      const waiting = await waitFor('the request to wait on the key table', async () => {
-        const { rows } = await locker.query<{ pid: number; mode: string; wait_event_type: string }>(
-          `select a.pid, l.mode, a.wait_event_type from pg_locks l
+      const waiting = await waitFor(
+        'the request to wait on the key table',
+        async () => {
+          // An answer here means the request never reached the key table: say what it was.
+          if (settled) throw new Error(`the request answered instead of waiting: ${JSON.stringify(settled)}`);
+          const { rows } = await locker.query<{ pid: number; mode: string; wait_event_type: string }>(
+            `select a.pid, l.mode, a.wait_event_type from pg_locks l
              join pg_class c on c.oid = l.relation
              join pg_namespace n on n.oid = c.relnamespace
              join pg_stat_activity a on a.pid = l.pid
            where n.nspname = $1 and c.relname = 'idempotency_keys' and not l.granted`,
-          [shared.schema],
-        );
-        return rows[0];
-      });
+            [shared.schema],
+          );
+          return rows[0];
+        },
+        undefined,
+        async () => {
+          // Every session of the database that waits, and on what: the request may wait elsewhere.
+          const { rows } = await locker.query(
+            `select pid, state, wait_event_type, wait_event, left(query, 200) as query from pg_stat_activity
+            where datname = current_database() and pid <> pg_backend_pid() and state <> 'idle'`,
+          );
+          return JSON.stringify(rows);
+        },
+      );
       // pg_locks, not pg_stat_activity's query text: PostgreSQL reports a statement there only after
       // parsing it, and the insert waits for its table lock while being parsed.
       expect(waiting).toMatchObject({ mode: 'RowExclusiveLock', wait_event_type: 'Lock' });
