@@ -12,7 +12,7 @@ import { readRules } from '../settings/settings.service.ts';
 import { findUserById } from '../users/users.repository.ts';
 import { PLATFORM } from '../wallets/ledger.service.ts';
 import { walletBalance } from '../wallets/wallets.service.ts';
-import { matured, promotional, roiLeftCents, savedAddresses } from './withdrawal-rules.ts';
+import { investmentFacts, savedAddresses } from './withdrawal-rules.ts';
 import {
   addressUsableFrom,
   approvedTotal,
@@ -86,18 +86,21 @@ export async function withdrawalOptions(
     email_verified: user.verify_at !== null,
     open_request: open ?? null,
     addresses,
-    investments: investments.map((inv) => ({
-      topup_id: inv.id,
-      plan_name: inv.plan_name,
-      amount: formatCents(Number(inv.amount_cents)),
-      roi_paid: formatCents(Number(inv.roi_paid_cents)),
-      roi_withdrawable: formatCents(Math.max(roiLeftCents(inv), 0)),
-      roi_end_date: inv.roi_end_date,
-      matured: matured(inv, now),
-      principal_withdrawable:
-        matured(inv, now) && Number(inv.principal_taken ?? 0) === 0 && !promotional(inv),
-      promotional: promotional(inv),
-    })),
+    investments: investments.map((inv) => {
+      // The same facts the request's rules read (src/shared/withdrawal-rules.ts).
+      const facts = investmentFacts(inv, now);
+      return {
+        topup_id: inv.id,
+        plan_name: inv.plan_name,
+        amount: formatCents(facts.amountCents),
+        roi_paid: formatCents(Number(inv.roi_paid_cents)),
+        roi_withdrawable: formatCents(Math.max(facts.roiLeftCents, 0)),
+        roi_end_date: inv.roi_end_date,
+        matured: facts.matured,
+        principal_withdrawable: facts.matured && !facts.principalTaken && !facts.promotional,
+        promotional: facts.promotional,
+      };
+    }),
     plans: plans.map((p) => ({
       id: p.id,
       name: p.name,
