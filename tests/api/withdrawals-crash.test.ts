@@ -152,6 +152,12 @@ describe('a withdrawal request whose server is killed with SIGKILL', () => {
       cleanups.push(() => locker.end());
       await locker.query('begin');
       await locker.query(`lock table ${shared.schema}.idempotency_keys in exclusive mode`);
+      // The test watches from a session of its own, outside any transaction: inside the locker's,
+      // pg_stat_activity is a snapshot taken at its first read, which never shows a connection the
+      // server's pool opens later (the request's, when its pool grows or has closed an idle one).
+      const observer = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await observer.connect();
+      cleanups.push(() => observer.end());
 
       let settled: { answered: number; text: string } | { failed: unknown } | undefined;
       const answer = withdraw(p.client, p, body, key).then(
@@ -163,7 +169,7 @@ describe('a withdrawal request whose server is killed with SIGKILL', () => {
         async () => {
           // An answer here means the request never reached the key table: say what it was.
           if (settled) throw new Error(`the request answered instead of waiting: ${JSON.stringify(settled)}`);
-          const { rows } = await locker.query<{ pid: number; mode: string; wait_event_type: string }>(
+          const { rows } = await observer.query<{ pid: number; mode: string; wait_event_type: string }>(
             `select a.pid, l.mode, a.wait_event_type from pg_locks l
              join pg_class c on c.oid = l.relation
              join pg_namespace n on n.oid = c.relnamespace
@@ -176,7 +182,7 @@ describe('a withdrawal request whose server is killed with SIGKILL', () => {
         undefined,
         async () => {
           // Every session of the database that waits, and on what: the request may wait elsewhere.
-          const { rows } = await locker.query(
+          const { rows } = await observer.query(
             `select pid, state, wait_event_type, wait_event, left(query, 200) as query from pg_stat_activity
             where datname = current_database() and pid <> pg_backend_pid() and state <> 'idle'`,
           );
@@ -188,7 +194,7 @@ describe('a withdrawal request whose server is killed with SIGKILL', () => {
       expect(waiting).toMatchObject({ mode: 'RowExclusiveLock', wait_event_type: 'Lock' });
       // It has written the holds, the request row and the used-up code (its write locks on them),
       // none of which another session can see: nothing is committed.
-      const { rows: written } = await locker.query<{ relname: string }>(
+      const { rows: written } = await observer.query<{ relname: string }>(
         `select distinct c.relname from pg_locks l
            join pg_class c on c.oid = l.relation
            join pg_namespace n on n.oid = c.relnamespace
@@ -209,7 +215,7 @@ describe('a withdrawal request whose server is killed with SIGKILL', () => {
       await locker.query('rollback');
       // The killed server's database session finds its client gone once it can go on, and rolls back.
       await waitFor('the killed server’s session to end', async () => {
-        const { rows } = await locker.query('select 1 from pg_stat_activity where pid = $1', [waiting.pid]);
+        const { rows } = await observer.query('select 1 from pg_stat_activity where pid = $1', [waiting.pid]);
         return rows.length === 0;
       });
       expect(await accountCents(db, `${p.id}:working`)).toEqual({
