@@ -1,5 +1,6 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { E2E_ADMIN } from '../../playwright.config.ts';
+import { formatUtcDay } from '../../src/client/lib/utc-days.ts';
 import { addDays, dateOf, yesterday } from '../../src/shared/dates.ts';
 import { INCOME_MESSAGES } from '../../src/shared/income.ts';
 import { PLAN_MESSAGES, type Plan } from '../../src/shared/plans.ts';
@@ -100,7 +101,13 @@ test('the admin creates a plan, runs a date on /admin/income and sees the messag
     const row = page.getByTestId('income-runs').locator(`tr[data-run-date="${date}"]`);
     await expect(row).toHaveCount(1);
     const cells = await row.locator('td').allInnerTexts();
-    expect(cells.slice(0, 5)).toEqual([date, 'Completed', '1', '$3.00', '$0.00']);
+    expect(cells.slice(0, 5)).toEqual([
+      formatUtcDay(date, { zone: false }),
+      'Completed',
+      '1',
+      '$3.00',
+      '$0.00',
+    ]);
     expect(cells[6]).toContain('Admin (admin)');
     expect(cells[7]).toBe('1');
     expect(cells[8]).toBe('—');

@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { E2E_ADMIN } from '../../playwright.config.ts';
+import { formatUtcMonth } from '../../src/client/lib/utc-days.ts';
 import { CTO_MESSAGES, previousMonth } from '../../src/shared/cto.ts';
 import { EXCLUSION_MESSAGES } from '../../src/shared/rank-exclusions.ts';
 import { REWARD_MESSAGES } from '../../src/shared/rewards.ts';
@@ -74,7 +75,7 @@ test('the CTO section shows the server’s figures for last month and its answer
   // and nothing is paid.
   expect(figures.payment).toBeNull();
   const answer = page.waitForResponse((r) => r.url().endsWith('/api/v1/cto/pay'));
-  await cto.getByRole('button', { name: `Pay the CTO of ${figures.month}` }).click();
+  await cto.getByRole('button', { name: `Pay the CTO of ${formatUtcMonth(figures.month)}` }).click();
   const refusal = await answer;
   expect(refusal.status()).toBe(422);
   const { message } = (await refusal.json()) as { message: string };
@@ -136,11 +137,11 @@ test('an admin pays a month’s CTO once, and the leader gets the share', async 
     const qualifier = cto.getByTestId('cto-qualifiers').getByRole('row').filter({ hasText: who });
     await expect(qualifier).toContainText('Counted');
     const answer = page.waitForResponse((r) => r.url().endsWith('/api/v1/cto/pay'));
-    await cto.getByRole('button', { name: `Pay the CTO of ${month}` }).click();
+    await cto.getByRole('button', { name: `Pay the CTO of ${formatUtcMonth(month)}` }).click();
     const paid = await answer;
     expect(paid.status(), await paid.text()).toBe(201);
     await expect(cto.getByTestId('cto-paid')).toContainText(`$${figures.per_member} to each of`);
-    await expect(cto.getByRole('button', { name: `Pay the CTO of ${month}` })).toHaveCount(0);
+    await expect(cto.getByRole('button', { name: `Pay the CTO of ${formatUtcMonth(month)}` })).toHaveCount(0);
     expect(await workingOf(top.leaderId)).toBe(before + cents(figures.per_member));
     const again = await admin.post('/api/v1/cto/pay', { headers: await csrfHeaders(admin), data: { month } });
     expect(again.status()).toBe(409);
@@ -288,7 +289,7 @@ test('an admin creates a salary tier and pays an ended month once', async ({ pag
     await expect(row).toContainText('$3.25');
 
     await salary.getByLabel('Month to pay').fill(month);
-    const pay = salary.getByRole('button', { name: `Pay the salaries of ${month}` });
+    const pay = salary.getByRole('button', { name: `Pay the salaries of ${formatUtcMonth(month)}` });
     await pay.click();
     await expect(salary.getByRole('status').filter({ hasText: SALARY_MESSAGES.runDone })).toContainText(
       new RegExp(`\\d+ paid .* for ${month}`),
@@ -298,7 +299,7 @@ test('an admin creates a salary tier and pays an ended month once', async ({ pag
     await salary.getByLabel('Search member or tier').press('Enter');
     const paid = payments.getByRole('row').filter({ hasText: `@${setup.leader.username}` });
     await expect(paid).toHaveCount(1);
-    await expect(paid).toContainText(month);
+    await expect(paid).toContainText(formatUtcMonth(month, { zone: false }));
     await expect(salary.getByTestId('salary-last-run')).toContainText(`${month}: completed`);
 
     await pay.click();

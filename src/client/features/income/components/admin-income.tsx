@@ -12,6 +12,7 @@ import {
 import { formatDateTime, formatMoney } from '../../../lib/format.ts';
 import { ApiError } from '../../../lib/http.ts';
 import { useSchemaForm } from '../../../lib/use-schema-form.ts';
+import { formatUtcDay, formatUtcMonth } from '../../../lib/utc-days.ts';
 import { type DataColumn, DataTable } from '../../../ui/data-table.tsx';
 import { FormField } from '../../../ui/form-field.tsx';
 import { MessageBanner } from '../../../ui/message-banner.tsx';
@@ -45,7 +46,12 @@ export function formatDuration(ms: number): string {
 }
 
 const runColumns: DataColumn<IncomeRunRow>[] = [
-  { id: 'date', header: 'Date', cell: (r) => r.date, className: 'nowrap' },
+  {
+    id: 'date',
+    header: 'Date (UTC)',
+    cell: (r) => formatUtcDay(r.date, { zone: false }),
+    className: 'nowrap',
+  },
   {
     id: 'status',
     header: 'Status',
@@ -179,8 +185,8 @@ export function RunDateForm() {
 const monthColumns: DataColumn<IncomeOverview['months'][number]>[] = [
   {
     id: 'month',
-    header: 'Month',
-    cell: (m) => m.month,
+    header: 'Month (UTC)',
+    cell: (m) => formatUtcMonth(m.month, { zone: false }),
     sortValue: (m) => m.month,
     csv: (m) => m.month,
     descFirst: true,

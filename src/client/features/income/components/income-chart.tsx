@@ -1,6 +1,7 @@
 import type { IncomeSummary } from '../../../../shared/income.ts';
 import { formatCents, parseCents } from '../../../../shared/money.ts';
 import { formatMoney } from '../../../lib/format.ts';
+import { formatUtcDay, formatUtcShortDay } from '../../../lib/utc-days.ts';
 
 // A bar per day, drawn by hand in SVG: a chart library would weigh more than the whole screen.
 
@@ -22,7 +23,7 @@ export default function IncomeChart({ days }: { days: IncomeSummary['days'] }) {
       <svg
         viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
         role="img"
-        aria-label={`Income per day from ${first} to ${last}: ${sumText} in all`}
+        aria-label={`Income per UTC day from ${formatUtcDay(first)} to ${formatUtcDay(last)}: ${sumText} in all`}
         preserveAspectRatio="none"
       >
         <line x1="0" y1={HEIGHT - 0.5} x2={WIDTH} y2={HEIGHT - 0.5} className="income-chart-axis" />
@@ -39,19 +40,19 @@ export default function IncomeChart({ days }: { days: IncomeSummary['days'] }) {
               className="income-chart-bar"
               data-date={day.date}
             >
-              <title>{`${day.date}: ${formatMoney(day.total)}`}</title>
+              <title>{`${formatUtcDay(day.date)}: ${formatMoney(day.total)}`}</title>
             </rect>
           );
         })}
       </svg>
       <figcaption className="income-chart-caption muted">
-        <span>{first}</span>
+        <span>{formatUtcShortDay(first)}</span>
         <span>
           {highest > 0
             ? `Highest day ${formatMoney(days[cents.indexOf(highest)]?.total ?? '0.00')}`
             : 'No income in these days'}
         </span>
-        <span>{last}</span>
+        <span>{`${formatUtcShortDay(last)} (UTC)`}</span>
       </figcaption>
     </figure>
   );

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { formatMoney } from '../../../lib/format.ts';
+import { formatUtcDay } from '../../../lib/utc-days.ts';
 import { QueryError } from '../../../ui/query-error.tsx';
 import { Spinner } from '../../../ui/spinner.tsx';
 import { reportsQuery, todayPeriod } from '../api.ts';
@@ -25,7 +26,7 @@ export function TodayFigures() {
   ] as const;
   return (
     <section className="today-figures" aria-labelledby="today-title">
-      <h2 id="today-title">Today ({period.from}, UTC)</h2>
+      <h2 id="today-title">Today, {formatUtcDay(period.from)}</h2>
       <dl className="stat-grid">
         {figures.map((f) => (
           <div className="stat" key={f.key} data-testid={`today-${f.key}`}>

@@ -5,6 +5,7 @@ import { DIALOG } from '../../../../shared/messages.ts';
 import { EXCLUSION_REASON_MAX, type Exclusion } from '../../../../shared/rank-exclusions.ts';
 import { formatDateTime, formatMoney } from '../../../lib/format.ts';
 import { api } from '../../../lib/http.ts';
+import { formatUtcMonth } from '../../../lib/utc-days.ts';
 import { ActionNoteView, useAdminAction } from '../../../ui/admin-action.tsx';
 import { type DataColumn, DataTable } from '../../../ui/data-table.tsx';
 import { FormField } from '../../../ui/form-field.tsx';
@@ -128,7 +129,7 @@ export function AdminCto() {
         month.
       </p>
       <label className="field">
-        <span>Month</span>
+        <span>Month (UTC)</span>
         <input
           type="month"
           value={month}
@@ -192,7 +193,7 @@ export function AdminCto() {
             </p>
           ) : (
             <button type="button" className="button primary" disabled={busy} onClick={pay}>
-              {busy ? 'Paying...' : `Pay the CTO of ${month}`}
+              {busy ? 'Paying...' : `Pay the CTO of ${formatUtcMonth(month)}`}
             </button>
           )}
         </>

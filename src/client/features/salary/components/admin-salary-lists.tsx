@@ -2,6 +2,7 @@ import { keepPreviousData, type UseQueryOptions, useQuery } from '@tanstack/reac
 import { useState } from 'react';
 import type { SalaryPage, SalaryPayment, UserSalary } from '../../../../shared/salary.ts';
 import { formatDateTime, formatMoney } from '../../../lib/format.ts';
+import { formatUtcMonth } from '../../../lib/utc-days.ts';
 import { type DataColumn, DataTable } from '../../../ui/data-table.tsx';
 import { Tabs } from '../../../ui/tabs.tsx';
 import { type SalaryListFilter, salaryTransactionsQuery, userSalariesQuery } from '../api.ts';
@@ -20,7 +21,7 @@ const member = (r: { fullname: string; username: string }) => (
 );
 
 const PAYMENT_COLUMNS: DataColumn<SalaryPayment>[] = [
-  { id: 'month', header: 'Month', cell: (p) => p.month },
+  { id: 'month', header: 'Month (UTC)', cell: (p) => formatUtcMonth(p.month, { zone: false }) },
   { id: 'member', header: 'Member', cell: member },
   { id: 'tier', header: 'Tier', cell: (p) => p.tier_name },
   { id: 'amount', header: 'Salary', className: 'num', cell: (p) => formatMoney(p.amount) },
@@ -37,7 +38,7 @@ const MEMBER_COLUMNS: DataColumn<UserSalary>[] = [
   { id: 'member', header: 'Member', cell: member },
   { id: 'months', header: 'Months paid', className: 'num', cell: (u) => u.months_paid },
   { id: 'total', header: 'Total', className: 'num', cell: (u) => formatMoney(u.total) },
-  { id: 'last', header: 'Last month', cell: (u) => u.last_month },
+  { id: 'last', header: 'Last month (UTC)', cell: (u) => formatUtcMonth(u.last_month, { zone: false }) },
 ];
 
 type Tab = 'payments' | 'members';
@@ -48,7 +49,7 @@ export function AdminSalaryLists() {
   return (
     <div className="stack">
       <label className="field">
-        <span>Month (empty: every month)</span>
+        <span>Month (UTC; empty: every month)</span>
         <input type="month" value={month} onChange={(e) => setMonth(e.target.value)} />
       </label>
       <Tabs

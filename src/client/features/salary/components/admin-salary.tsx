@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { monthBefore, type SalaryDashboard } from '../../../../shared/salary.ts';
 import { formatDateTime, formatMoney } from '../../../lib/format.ts';
 import { errorText } from '../../../lib/http.ts';
+import { formatUtcMonth } from '../../../lib/utc-days.ts';
 import { type DataColumn, DataTable } from '../../../ui/data-table.tsx';
 import { QueryError } from '../../../ui/query-error.tsx';
 import { Spinner } from '../../../ui/spinner.tsx';
@@ -16,7 +17,13 @@ import { AdminSalaryTiers } from './admin-salary-tiers.tsx';
 
 type MonthTotal = SalaryDashboard['months'][number];
 const MONTH_COLUMNS: DataColumn<MonthTotal>[] = [
-  { id: 'month', header: 'Month', cell: (m) => m.month, sortValue: (m) => m.month, descFirst: true },
+  {
+    id: 'month',
+    header: 'Month (UTC)',
+    cell: (m) => formatUtcMonth(m.month, { zone: false }),
+    sortValue: (m) => m.month,
+    descFirst: true,
+  },
   { id: 'members', header: 'Members paid', className: 'num', cell: (m) => m.members },
   { id: 'total', header: 'Total', className: 'num', cell: (m) => formatMoney(m.total) },
 ];
@@ -124,7 +131,7 @@ function RunMonth() {
       </p>
       <div className="row">
         <label className="field">
-          <span>Month to pay</span>
+          <span>Month to pay (UTC)</span>
           <input
             type="month"
             value={month}
@@ -133,7 +140,7 @@ function RunMonth() {
           />
         </label>
         <button type="button" className="button primary" disabled={busy} onClick={run}>
-          {busy ? 'Paying...' : `Pay the salaries of ${month}`}
+          {busy ? 'Paying...' : `Pay the salaries of ${formatUtcMonth(month)}`}
         </button>
       </div>
       {note ? (
