@@ -1,6 +1,11 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { DEPOSIT_MESSAGES, depositDecisionSchema, manualDepositRequestSchema } from './deposits.ts';
+import {
+  addMoneyWays,
+  DEPOSIT_MESSAGES,
+  depositDecisionSchema,
+  manualDepositRequestSchema,
+} from './deposits.ts';
 
 const hash = `0x${'Ab'.repeat(32)}`;
 
@@ -36,5 +41,19 @@ describe('depositDecisionSchema', () => {
     expect(
       v.safeParse(depositDecisionSchema, { ...base, status: 'rejected', reason: 'Wrong amount' }).success,
     ).toBe(true);
+  });
+});
+
+describe('addMoneyWays', () => {
+  const address = '0x7e57000000000000000000000000000000000d0d';
+  it('offers the invoice always, and on chain and manual once there is a deposit address', () => {
+    expect(addMoneyWays({ depositAddress: address, qrLinks: 0 })).toEqual(['invoice', 'on_chain', 'manual']);
+  });
+  it('offers a manual transfer to a QR link’s address without a deposit address, never the on-chain way', () => {
+    expect(addMoneyWays({ depositAddress: null, qrLinks: 2 })).toEqual(['invoice', 'manual']);
+  });
+  it('offers only the invoice when the platform has published no address to pay to', () => {
+    expect(addMoneyWays({ depositAddress: null, qrLinks: 0 })).toEqual(['invoice']);
+    expect(addMoneyWays({ depositAddress: '', qrLinks: 0 })).toEqual(['invoice']);
   });
 });

@@ -139,3 +139,22 @@ export const DEPOSIT_BADGE: Record<DepositStatus, 'green' | 'yellow' | 'red' | '
   rejected: 'red',
   cancelled: 'grey',
 };
+
+/**
+ * The ways a member adds money, in the order they are offered (docs/rules.md "Adding money"):
+ * - `invoice`: the crypto payment page makes a payment request for an amount, paid from any wallet or
+ *   exchange and credited by itself once paid. The server always has a payment provider.
+ * - `on_chain`: USDT sent to the platform's deposit address from the member's own wallet, connected or
+ *   with the hash pasted. Only when a deposit address is set.
+ * - `manual`: a payment the member already made to one of the platform's published addresses (the deposit
+ *   address or a QR link), reported with its hash for an admin to check. Only when there is such an address.
+ */
+export const ADD_MONEY_WAYS = ['invoice', 'on_chain', 'manual'] as const;
+export type AddMoneyWay = (typeof ADD_MONEY_WAYS)[number];
+
+export function addMoneyWays(setup: { depositAddress: string | null; qrLinks: number }): AddMoneyWay[] {
+  const onChain = Boolean(setup.depositAddress);
+  return ADD_MONEY_WAYS.filter(
+    (way) => way === 'invoice' || (way === 'on_chain' ? onChain : onChain || setup.qrLinks > 0),
+  );
+}

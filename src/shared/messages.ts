@@ -13,7 +13,12 @@ export const DIALOG = {
 
 export const GENERIC = {
   somethingWentWrong: 'Something went wrong',
-  internal: 'Something went wrong on our side. Please try again later.',
+  internal:
+    'The server could not finish this just now. Please try again in a minute; if it keeps happening, tell Support.',
+  /** No answer while the device says it is offline. */
+  offline: 'You are offline. Connect to the internet, then try again.',
+  /** No answer while the device says it is online: the server or the way to it is down. */
+  noAnswer: 'The server did not answer. Check your connection, then try again.',
   notFound: 'Not found',
   tooManyRequests: 'Too many attempts. Please wait and try again.',
   csrf: 'Your session token is missing or out of date. Please reload the page and try again.',

@@ -11,19 +11,19 @@ export const TOPUP_STATUSES = ['active', 'completed'] as const;
 
 export const TOPUP_MESSAGES = {
   planRequired: 'Please select a plan',
-  memberRequired: 'Choose the member to top up',
+  memberRequired: 'Choose the member to invest for',
   payerRequired: 'The paying member is required',
-  created: 'Top-up successful',
+  created: 'Investment made',
   planNotFound: 'Plan not found',
   planInactive: 'This plan is not available',
   amountRange: (min: string, max: string) => `Amount must be between $${min} and $${max} for this plan`,
-  notYourAccount: 'You can only pay a top-up from your own account',
-  payerBlocked: 'Your account is blocked, so it cannot pay a top-up',
+  notYourAccount: 'You can only pay for an investment from your own account',
+  payerBlocked: 'Your account is blocked, so it cannot pay for an investment',
   memberNotFound: 'Member not found',
-  memberBlocked: 'This member is blocked and cannot receive a top-up',
-  noFirstTopup: 'A re-top-up needs an earlier top-up: make your first top-up first',
-  notFound: 'No top-ups for this member',
-  lookupRequired: 'Enter the e-mail or username of the member to top up',
+  memberBlocked: 'This member is blocked and cannot receive an investment',
+  noFirstTopup: 'Adding to your investments needs a first one: make your first investment first',
+  notFound: 'No investments for this member',
+  lookupRequired: 'Enter the e-mail or username of the member to invest for',
 } as const;
 
 const requiredId = (message: string) =>

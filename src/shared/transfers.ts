@@ -36,7 +36,7 @@ export const TRANSFER_MESSAGES = {
   pendingReview: (thresholdCents: number) =>
     `Transfer submitted: amounts of ${limitText(thresholdCents)} or more wait for an admin review`,
   notYourAccount: 'You can only send money from your own account',
-  senderInactive: 'Only active accounts can send transfers',
+  senderInactive: 'Only activated accounts can send transfers',
   recipientNotFound: 'Recipient not found',
   recipientBlocked: 'This member cannot receive transfers',
   dailyLimit: (limitCents: number) =>
@@ -63,7 +63,7 @@ export const TRANSFER_MESSAGES = {
   pendingTitle: 'Transfer Pending Review',
   cannotSendTitle: 'Your account cannot send money yet',
   inactiveNotice:
-    'Only active accounts can send transfers, and yours is not active yet. An admin activates accounts: ask Support to activate yours.',
+    'Only activated accounts can send transfers, and yours is not activated yet. Your first investment in a plan activates it; if you have invested and it is still not activated, ask Support.',
   blockedTitle: 'Your account cannot send money',
   blockedNotice: 'Your account is blocked, so it cannot send or receive transfers. Ask Support why.',
   contactSupport: 'Ask Support',

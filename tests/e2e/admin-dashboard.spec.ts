@@ -153,13 +153,13 @@ test.describe('no answer from the server', () => {
   // The service worker would make the request itself, out of page.route's reach.
   test.use({ serviceWorkers: 'block' });
 
-  test('an admin screen says "Something went wrong", never the browser’s "Failed to fetch"', async ({
+  test('an admin screen says the server did not answer, never the browser’s "Failed to fetch"', async ({
     page,
   }) => {
     await signInAdmin(page);
     await page.route('**/api/v1/users/counts', (route) => route.abort('internetdisconnected'));
     await page.reload();
-    const error = page.getByRole('alert').filter({ hasText: GENERIC.somethingWentWrong });
+    const error = page.getByRole('alert').filter({ hasText: GENERIC.noAnswer });
     await expect(error).toBeVisible();
     await expect(page.getByText('Failed to fetch')).toHaveCount(0);
 

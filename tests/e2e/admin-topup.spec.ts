@@ -111,7 +111,7 @@ test('an admin finds a member top-up, exports the list, reads the monthly totals
 
   const month = new Date().toISOString().slice(0, 7);
   const totals = page.getByTestId('transaction-matrix');
-  await expect(totals.getByRole('row', { name: new RegExp(`${month} Top-up`) })).toBeVisible();
+  await expect(totals.getByRole('row', { name: new RegExp(`${month} Investment`) })).toBeVisible();
 
   await page.getByRole('tab', { name: 'Transfers to review' }).click();
   const held = rows.filter({ hasText: 'E2E review me' });

@@ -57,7 +57,7 @@ test('the dashboard shows wallets, income, team and rank, the latest notificatio
   await expect(page.getByTestId('latest-notifications')).toContainText(NOTIFICATION_TITLE);
 
   const links = page.getByRole('navigation', { name: 'Quick links' });
-  for (const name of ['Send money', 'Pay', 'Withdraw', 'Top up', 'Invite']) {
+  for (const name of ['Send money', 'Add money', 'Withdraw', 'Invest', 'Invite']) {
     await expectTapTarget(links.getByRole('link', { name, exact: true }));
   }
   await links.getByRole('link', { name: 'Send money', exact: true }).click();

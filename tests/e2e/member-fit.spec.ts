@@ -174,6 +174,7 @@ const screens = () => [
   { path: '/user/transfer?tab=transfer', ready: 'label', name: 'Recipient email' },
   { path: '/user/transfer-form', ready: 'label', name: 'Recipient email' },
   { path: '/user/transfer-history', ready: 'heading', name: 'Transfer history' },
+  { path: '/user/add-money', ready: 'heading', name: 'Report a payment you made' },
   { path: '/user/scanner', ready: 'heading', name: 'Crypto Payment Gateway' },
   { path: '/user/deposit-history', ready: 'text', name: '49.99' },
   { path: '/user/web3-deposit', ready: 'heading', name: 'Where to send' },

@@ -110,7 +110,7 @@ test('the More sheet fits a 360 px phone and opens the screens the navigation le
     more.getByRole('button', { name: 'Sign out' }),
     more.getByRole('button', { name: 'Close dialog' }),
   ];
-  expect(items).toHaveLength(15);
+  expect(items).toHaveLength(14);
   for (const item of items) {
     const box = await item.boundingBox();
     expect(box).not.toBeNull();
@@ -132,11 +132,10 @@ test('the More sheet fits a 360 px phone and opens the screens the navigation le
     ['Rewards', 'Rewards', /\/user\/rewards$/],
     ['News', 'News', /\/user\/news$/],
     ['Plans', 'Plans', /\/user\/subscription$/],
-    ['Top-ups', 'Top-ups', /\/user\/topup$/],
+    ['Invest', 'Invest', /\/user\/topup$/],
     ['Income', 'Income', /\/user\/income$/],
     ['Withdrawal', 'Withdrawal', /\/user\/withdrawal$/],
     ['Notifications', 'Notifications', /\/user\/notifications$/],
-    ['Deposit USDT (BSC)', 'Deposit USDT on BNB Smart Chain', /\/user\/web3-deposit$/],
     ['Deposit history', 'Deposit history', /\/user\/deposit-history$/],
     ['Transactions', 'All transactions', /\/user\/transaction\/all_transaction$/],
     ['Transfer history', 'Transfer history', /\/user\/transfer-history(\?|$)/],
@@ -159,13 +158,13 @@ test.describe('no answer from the server', () => {
   // The service worker would make the request itself, out of page.route's reach.
   test.use({ serviceWorkers: 'block' });
 
-  test('a member screen says "Something went wrong", never the browser’s "Failed to fetch"', async ({
+  test('a member screen says the server did not answer, never the browser’s "Failed to fetch"', async ({
     page,
   }) => {
     await signInMember(page, member);
     await page.route('**/api/v1/notifications/user/**', (route) => route.abort('internetdisconnected'));
     await page.goto('/user/notifications');
-    const error = page.getByRole('alert').filter({ hasText: GENERIC.somethingWentWrong });
+    const error = page.getByRole('alert').filter({ hasText: GENERIC.noAnswer });
     await expect(error).toBeVisible();
     await expect(page.getByText('Failed to fetch')).toHaveCount(0);
 
@@ -176,12 +175,12 @@ test.describe('no answer from the server', () => {
     await expect(error).toHaveCount(0);
   });
 
-  test('sign-in with no answer shows the generic text in the Error dialog', async ({ page }) => {
+  test('sign-in with no answer says the server did not answer, in the Error dialog', async ({ page }) => {
     await page.goto('/login');
     await page.route('**/api/v1/auth/signin', (route) => route.abort('connectionrefused'));
     await fillSignIn(page, member.email, member.password);
     const dialog = page.getByRole('dialog', { name: 'Error' });
-    await expect(dialog.getByRole('alert')).toHaveText(GENERIC.somethingWentWrong);
+    await expect(dialog.getByRole('alert')).toHaveText(GENERIC.noAnswer);
     await expect(page).toHaveURL(/\/login$/);
   });
 });

@@ -158,7 +158,7 @@ test.describe('no answer from the server', () => {
     await signInMember(page, member);
     await page.route('**/api/v1/income/summary', (route) => route.abort('internetdisconnected'));
     await page.goto('/user/income');
-    const error = page.getByRole('alert').filter({ hasText: GENERIC.somethingWentWrong });
+    const error = page.getByRole('alert').filter({ hasText: GENERIC.noAnswer });
     await expect(error).toBeVisible();
     await expect(page.getByText('Failed to fetch')).toHaveCount(0);
     await expect(page.getByRole('note').filter({ hasText: RISK_DISCLAIMER }).first()).toBeVisible();

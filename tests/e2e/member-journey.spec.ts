@@ -58,7 +58,7 @@ test('a referred visitor registers, signs in, copies their link and signs out', 
     await expect(nav.locator('.bottom-nav-item')).toHaveText([
       /Home/,
       /Transfer/,
-      /Deposit/,
+      /Add money/,
       /Support/,
       /More/,
     ]);
@@ -69,7 +69,7 @@ test('a referred visitor registers, signs in, copies their link and signs out', 
     await expect(page.getByTestId('member-name')).toHaveText(visitor.fullname);
     // Blocked or not is not the member's to read: a blocked member is signed out at once.
     await expect(page.getByRole('main')).not.toContainText(/unblocked/i);
-    await expect(page.getByTestId('activation-status')).toHaveText('Inactive');
+    await expect(page.getByTestId('activation-status')).toHaveText('Not activated yet');
   });
 
   const ownCode = await test.step('the dashboard shows the member’s own referral code and link', async () => {

@@ -129,7 +129,7 @@ test('a member chooses a trading pair on the profile and it stays after a reload
 
     const card = page.getByRole('region', { name: TRADE_TEXT.title });
     await expect(card.getByTestId('self-trade-current')).toHaveText(TRADE_TEXT.none);
-    const select = card.getByLabel(TRADE_TEXT.pair);
+    const select = card.getByLabel(TRADE_TEXT.pair, { exact: true });
     await expectTapTarget(select);
     await select.selectOption({ label: 'ETH/USDT' });
     const save = card.getByRole('button', { name: TRADE_TEXT.save, exact: true });
@@ -141,7 +141,7 @@ test('a member chooses a trading pair on the profile and it stays after a reload
     await page.reload();
     const after = page.getByRole('region', { name: TRADE_TEXT.title });
     await expect(after.getByTestId('self-trade-current')).toHaveText('ETH/USDT');
-    await expect(after.getByLabel(TRADE_TEXT.pair)).toHaveValue('ETHUSDT');
+    await expect(after.getByLabel(TRADE_TEXT.pair, { exact: true })).toHaveValue('ETHUSDT');
     // Saved on the server, not only in this browser's copy of the session.
     await signInByApi(api, member);
     const session = await api.get('/api/v1/auth/session');

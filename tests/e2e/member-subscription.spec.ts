@@ -82,7 +82,7 @@ test('a member buys a plan through review and receipt: the Active Wallet drops b
   const admin = await arrange(playwright, baseURL, 'Starter', [[member, '250.00']]);
   try {
     await signInMember(page, member);
-    await expect(page.getByTestId('activation-status')).toHaveText('Inactive');
+    await expect(page.getByTestId('activation-status')).toHaveText('Not activated yet');
     await page.getByRole('link', { name: 'Plans and activation codes' }).click();
     await expect(page).toHaveURL(/\/user\/subscription$/);
     await expect(page.getByTestId('active-wallet')).toHaveText('$250.00');
@@ -124,7 +124,7 @@ test('a member buys a plan through review and receipt: the Active Wallet drops b
     await expect(page.getByTestId('active-wallet')).toHaveText('$150.00');
 
     await page.getByRole('navigation', { name: 'Member' }).getByRole('link', { name: 'Home' }).click();
-    await expect(page.getByTestId('activation-status')).toHaveText('Active');
+    await expect(page.getByTestId('activation-status')).toHaveText('Activated');
     await expect(page.getByTestId('balance-business')).toHaveText('$150.00');
   } finally {
     await closePlan(admin);
@@ -156,10 +156,12 @@ test('a member tops up another member found by username, confirmed by name; both
     const found = page.getByRole('definition').filter({ hasText: friend.fullname });
     await expect(found).toBeVisible();
 
-    await page.getByLabel('Plan').selectOption({ label: `${admin.planName} ($10.00 to $500.00)` });
+    await page
+      .getByLabel('Plan', { exact: true })
+      .selectOption({ label: `${admin.planName} ($10.00 to $500.00)` });
     await page.getByLabel('Amount (USD)').fill('40');
     await page.getByRole('button', { name: 'Review' }).click();
-    const review = page.getByRole('dialog', { name: 'Review your top-up' });
+    const review = page.getByRole('dialog', { name: 'Review your investment' });
     await expect(review.getByTestId('topup-review')).toHaveText(
       `Invest $40.00 in ${admin.planName} for ${friend.fullname} (${friend.username}) from Active Wallet`,
     );
@@ -176,7 +178,7 @@ test('a member tops up another member found by username, confirmed by name; both
 
     await signOutMember(page);
     await signInMember(page, friend);
-    await expect(page.getByTestId('activation-status')).toHaveText('Active');
+    await expect(page.getByTestId('activation-status')).toHaveText('Activated');
     await page.goto('/user/topup');
     const receivedRow = page.locator(`[data-plan="${admin.planName}"]`);
     await expect(receivedRow).toHaveCount(1);
@@ -230,7 +232,7 @@ test('an activation code is redeemed once; a second try says it is used', async 
     await expect(form.getByRole('textbox', { name: 'Activation code' })).toHaveValue(code.code);
 
     await page.getByRole('navigation', { name: 'Member' }).getByRole('link', { name: 'Home' }).click();
-    await expect(page.getByTestId('activation-status')).toHaveText('Active');
+    await expect(page.getByTestId('activation-status')).toHaveText('Activated');
   } finally {
     await closePlan(admin);
   }

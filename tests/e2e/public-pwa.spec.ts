@@ -67,7 +67,7 @@ test('the manifest describes an installable, themed app with icons, shortcuts an
   expect(manifest.description.length).toBeGreaterThan(20);
   expect(manifest.shortcuts.map((s) => [s.name, s.url])).toEqual([
     ['Transfer', '/user/transfer'],
-    ['Deposit', '/user/scanner'],
+    ['Add money', '/user/add-money'],
     ['Notifications', '/user/notifications'],
   ]);
 

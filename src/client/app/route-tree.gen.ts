@@ -38,6 +38,7 @@ import { Route as AdminUsersRouteImport } from './../routes/admin/users'
 import { Route as AdminWeb3RouteImport } from './../routes/admin/web3'
 import { Route as AdminWithdrawalsRouteImport } from './../routes/admin/withdrawals'
 import { Route as TransactionsSourceRouteImport } from './../routes/transactions/$source'
+import { Route as UserAddMoneyRouteImport } from './../routes/user/add-money'
 import { Route as UserDashboardRouteImport } from './../routes/user/dashboard'
 import { Route as UserDepositHistoryRouteImport } from './../routes/user/deposit-history'
 import { Route as UserDirectMembersRouteImport } from './../routes/user/direct-members'
@@ -211,6 +212,11 @@ const TransactionsSourceRoute = TransactionsSourceRouteImport.update({
   path: '/transactions/$source',
   getParentRoute: () => rootRouteImport,
 } as any)
+const UserAddMoneyRoute = UserAddMoneyRouteImport.update({
+  id: '/add-money',
+  path: '/add-money',
+  getParentRoute: () => UserRoute,
+} as any)
 const UserDashboardRoute = UserDashboardRouteImport.update({
   id: '/dashboard',
   path: '/dashboard',
@@ -380,6 +386,7 @@ export interface FileRoutesByFullPath {
   '/admin/web3': typeof AdminWeb3Route
   '/admin/withdrawals': typeof AdminWithdrawalsRoute
   '/transactions/$source': typeof TransactionsSourceRoute
+  '/user/add-money': typeof UserAddMoneyRoute
   '/user/dashboard': typeof UserDashboardRoute
   '/user/deposit-history': typeof UserDepositHistoryRoute
   '/user/direct-members': typeof UserDirectMembersRoute
@@ -438,6 +445,7 @@ export interface FileRoutesByTo {
   '/admin/web3': typeof AdminWeb3Route
   '/admin/withdrawals': typeof AdminWithdrawalsRoute
   '/transactions/$source': typeof TransactionsSourceRoute
+  '/user/add-money': typeof UserAddMoneyRoute
   '/user/dashboard': typeof UserDashboardRoute
   '/user/deposit-history': typeof UserDepositHistoryRoute
   '/user/direct-members': typeof UserDirectMembersRoute
@@ -497,6 +505,7 @@ export interface FileRoutesById {
   '/admin/web3': typeof AdminWeb3Route
   '/admin/withdrawals': typeof AdminWithdrawalsRoute
   '/transactions/$source': typeof TransactionsSourceRoute
+  '/user/add-money': typeof UserAddMoneyRoute
   '/user/dashboard': typeof UserDashboardRoute
   '/user/deposit-history': typeof UserDepositHistoryRoute
   '/user/direct-members': typeof UserDirectMembersRoute
@@ -557,6 +566,7 @@ export interface FileRouteTypes {
     | '/admin/web3'
     | '/admin/withdrawals'
     | '/transactions/$source'
+    | '/user/add-money'
     | '/user/dashboard'
     | '/user/deposit-history'
     | '/user/direct-members'
@@ -615,6 +625,7 @@ export interface FileRouteTypes {
     | '/admin/web3'
     | '/admin/withdrawals'
     | '/transactions/$source'
+    | '/user/add-money'
     | '/user/dashboard'
     | '/user/deposit-history'
     | '/user/direct-members'
@@ -673,6 +684,7 @@ export interface FileRouteTypes {
     | '/admin/web3'
     | '/admin/withdrawals'
     | '/transactions/$source'
+    | '/user/add-money'
     | '/user/dashboard'
     | '/user/deposit-history'
     | '/user/direct-members'
@@ -921,6 +933,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof TransactionsSourceRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/user/add-money': {
+      id: '/user/add-money'
+      path: '/add-money'
+      fullPath: '/user/add-money'
+      preLoaderRoute: typeof UserAddMoneyRouteImport
+      parentRoute: typeof UserRoute
+    }
     '/user/dashboard': {
       id: '/user/dashboard'
       path: '/dashboard'
@@ -1164,6 +1183,7 @@ const AdminRouteChildren: AdminRouteChildren = {
 const AdminRouteWithChildren = AdminRoute._addFileChildren(AdminRouteChildren)
 
 interface UserRouteChildren {
+  UserAddMoneyRoute: typeof UserAddMoneyRoute
   UserDashboardRoute: typeof UserDashboardRoute
   UserDepositHistoryRoute: typeof UserDepositHistoryRoute
   UserDirectMembersRoute: typeof UserDirectMembersRoute
@@ -1191,6 +1211,7 @@ interface UserRouteChildren {
 }
 
 const UserRouteChildren: UserRouteChildren = {
+  UserAddMoneyRoute: UserAddMoneyRoute,
   UserDashboardRoute: UserDashboardRoute,
   UserDepositHistoryRoute: UserDepositHistoryRoute,
   UserDirectMembersRoute: UserDirectMembersRoute,

@@ -25,15 +25,19 @@ export class ApiError extends Error {
   }
 }
 
+/** Why nothing answered, as far as the device can tell: offline, or the server out of reach. */
+export const noAnswerText = () =>
+  typeof navigator !== 'undefined' && navigator.onLine === false ? GENERIC.offline : GENERIC.noAnswer;
+
 /**
  * No answer at all (offline, the server unreachable, the connection cut), thrown instead of the
- * browser's own TypeError ("Failed to fetch"), with the generic text (spec 9). Deliberately not an
+ * browser's own TypeError ("Failed to fetch"), saying which of the two the device can tell. Deliberately not an
  * ApiError: screens treat an ApiError as the server's word and fall back to their own spec text
  * (e.g. "Failed to create payment") for anything else, which is right when nothing answered.
  */
 export class NetworkError extends Error {
   constructor() {
-    super(GENERIC.somethingWentWrong);
+    super(noAnswerText());
     this.name = 'NetworkError';
   }
 }
@@ -127,12 +131,17 @@ export async function api<T>(
 }
 
 /**
- * The text to show for any failure. A TypeError is what fetch rejects with when there is no answer (a
- * call made outside api(), e.g. a file upload): it gets the generic text too, never "Failed to fetch".
+ * The text to show for any failure, saying what to do next. No answer (a NetworkError, or the
+ * TypeError fetch rejects with in a call made outside api(), e.g. a file upload) says whether the
+ * device is offline, never the browser's "Failed to fetch"; a server fault without words of its own
+ * gets the server's word for it. Screens the spec gives a fallback of its own (transfers, tickets,
+ * payments) keep theirs.
  */
 export const errorText = (error: unknown) =>
   error instanceof ApiError
-    ? error.display
-    : error instanceof Error && !(error instanceof TypeError)
-      ? error.message
-      : GENERIC.somethingWentWrong;
+    ? error.status >= 500 && error.display === GENERIC.somethingWentWrong
+      ? GENERIC.internal
+      : error.display
+    : error instanceof NetworkError || error instanceof TypeError || !(error instanceof Error)
+      ? noAnswerText()
+      : error.message;

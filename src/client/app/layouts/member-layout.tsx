@@ -18,19 +18,21 @@ const MORE_LINKS = [
   ['/user/rewards', 'Rewards'],
   ['/user/news', 'News'],
   ['/user/subscription', 'Plans'],
-  ['/user/topup', 'Top-ups'],
+  ['/user/topup', 'Invest'],
   ['/user/income', 'Income'],
   ['/user/withdrawal', 'Withdrawal'],
   ['/user/notifications', 'Notifications'],
-  ['/user/web3-deposit', 'Deposit USDT (BSC)'],
   ['/user/deposit-history', 'Deposit history'],
   ['/user/transfer-history', 'Transfer history'],
 ] as const;
 
 /**
  * "More": the rest of the member's screens and Sign out, in a sheet. Signing out is kept out of the
- * thumb's reach beside Support (issue 22): one more tap, never by accident.
+ * thumb's reach beside Support: one more tap, never by accident.
  */
+
+/** The screens of adding money, all under the bottom bar's "Add money". */
+const ADD_MONEY_PATHS = ['/user/add-money', '/user/scanner', '/user/web3-deposit'];
 function MoreSheet({ open, onClose, memberId }: { open: boolean; onClose: () => void; memberId?: string }) {
   return (
     <Modal open={open} title="More" onClose={onClose}>
@@ -114,9 +116,13 @@ export function MemberLayout() {
           <TransferIcon />
           Transfer
         </Link>
-        <Link to="/user/scanner" className="bottom-nav-item" activeProps={{ 'aria-current': 'page' }}>
+        <Link
+          to="/user/add-money"
+          className="bottom-nav-item"
+          aria-current={ADD_MONEY_PATHS.includes(pathname) ? 'page' : undefined}
+        >
           <AddMoneyIcon />
-          Deposit
+          Add money
         </Link>
         <Link to="/user/queries" className="bottom-nav-item" activeProps={{ 'aria-current': 'page' }}>
           <SupportIcon />

@@ -24,7 +24,7 @@ export const webManifest = {
   ],
   shortcuts: [
     { name: 'Transfer', url: '/user/transfer', icons: [{ src: '/icons/icon-192.png', sizes: '192x192' }] },
-    { name: 'Deposit', url: '/user/scanner', icons: [{ src: '/icons/icon-192.png', sizes: '192x192' }] },
+    { name: 'Add money', url: '/user/add-money', icons: [{ src: '/icons/icon-192.png', sizes: '192x192' }] },
     {
       name: 'Notifications',
       url: '/user/notifications',

@@ -50,7 +50,7 @@ function MemberDashboard() {
                 className={`badge ${member.is_active === 'active' ? 'green' : 'grey'}`}
                 data-testid="activation-status"
               >
-                {member.is_active === 'active' ? 'Active' : 'Inactive'}
+                {member.is_active === 'active' ? 'Activated' : 'Not activated yet'}
               </span>
             </dd>
           </div>
@@ -64,7 +64,7 @@ function MemberDashboard() {
           </div>
         </dl>
         {member.is_active === 'inactive' ? (
-          <p className="muted">Your account becomes active with its first plan purchase.</p>
+          <p className="muted">Your first investment in a plan activates your account.</p>
         ) : null}
         <Link to="/user/subscription" className="button">
           Plans and activation codes

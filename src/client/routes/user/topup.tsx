@@ -12,8 +12,8 @@ function TopupPage() {
   return (
     <div className="stack">
       <header>
-        <h1>Top-ups</h1>
-        <p className="muted">Top up yourself or another member from your Active Wallet.</p>
+        <h1>Invest</h1>
+        <p className="muted">Buy a plan for yourself or for another member, paid from your Active Wallet.</p>
       </header>
       {member ? (
         <>
@@ -24,7 +24,7 @@ function TopupPage() {
       ) : null}
       <Link to="/user/subscription">See the plans</Link>
       <Link to="/user/transaction/$table_name" params={{ table_name: 'topup_transaction' }}>
-        Top-ups among all your transactions
+        Investments among all your transactions
       </Link>
     </div>
   );

@@ -144,14 +144,14 @@ export function QuickLinks() {
       <Link to="/user/transfer-form" className="button">
         Send money
       </Link>
-      <Link to="/user/scanner" className="button">
-        Pay
+      <Link to="/user/add-money" className="button">
+        Add money
       </Link>
       <Link to="/user/withdrawal" className="button">
         Withdraw
       </Link>
       <Link to="/user/topup" className="button">
-        Top up
+        Invest
       </Link>
       <a href="#referral-title" className="button">
         Invite

@@ -27,7 +27,7 @@ export function ActiveWalletCard() {
           {formatMoney(balance.data.business)}
         </p>
       ) : null}
-      <p className="muted">Plans and top-ups are paid from it. Deposits land in it.</p>
+      <p className="muted">Plans and investments are paid from it. Money you add lands in it.</p>
       <Link to="/user/scanner" className="button">
         Deposit
       </Link>
@@ -124,7 +124,7 @@ export function SubscriptionView({ memberId }: { memberId: string }) {
         ) : null}
       </section>
       <RedeemCodeForm />
-      <Link to="/user/topup">Top up another member</Link>
+      <Link to="/user/topup">Invest for another member</Link>
     </>
   );
 }

@@ -137,7 +137,7 @@ export function TopupForm({ self }: { self: { id: string; fullname: string; user
   const short = availableCents !== undefined && errors.amount === shortWalletText(availableCents);
   return (
     <section className="card" aria-labelledby="topup-form-title">
-      <h2 id="topup-form-title">Top up</h2>
+      <h2 id="topup-form-title">Invest in a plan</h2>
       <form className="form" onSubmit={submit} noValidate aria-busy={busy}>
         <fieldset className="choice" disabled={busy}>
           <legend>Who is it for?</legend>
@@ -189,7 +189,7 @@ export function TopupForm({ self }: { self: { id: string; fullname: string; user
               {found ? (
                 <div className="topup-found">
                   <p className="muted">Check that this is the member you mean:</p>
-                  <dl className="facts" aria-label="Member to top up">
+                  <dl className="facts" aria-label="Member to invest for">
                     <div>
                       <dt>Name</dt>
                       <dd className="topup-wrap">{found.fullname}</dd>
@@ -249,7 +249,7 @@ export function TopupForm({ self }: { self: { id: string; fullname: string; user
       </form>
       <ReviewModal
         open={review !== null}
-        title="Review your top-up"
+        title="Review your investment"
         summary={
           review && plan
             ? reviewLine(review.input.amount, plan.name, review.member ? who(review.member) : undefined)
@@ -276,7 +276,7 @@ export function TopupForm({ self }: { self: { id: string; fullname: string; user
           setFields((current) => ({ ...current, amount: '' }));
         }}
       />
-      <FailedModal failure={failure} title="Top-up not made" onClose={() => setFailure(null)} />
+      <FailedModal failure={failure} title="Investment not made" onClose={() => setFailure(null)} />
     </section>
   );
 }

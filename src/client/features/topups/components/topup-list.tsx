@@ -6,9 +6,9 @@ import { topupListQuery } from '../api.ts';
 import { who } from './topup-outcome.tsx';
 
 const TYPE_LABEL: Record<TopupType, string> = {
-  topup: 'Top-up',
-  retopup: 'Re-top-up',
-  entry: 'Top-up',
+  topup: 'Investment',
+  retopup: 'Further investment',
+  entry: 'Investment',
   code: 'Activation code',
 };
 
@@ -89,22 +89,22 @@ export function TopupList({ memberId }: { memberId: string }) {
   ];
   return (
     <section className="card" aria-labelledby="topup-list-title">
-      <h2 id="topup-list-title">Your top-ups</h2>
+      <h2 id="topup-list-title">Your investments</h2>
       {query.data && query.data.total > query.data.topups.length ? (
         <p className="muted">{`The newest ${query.data.topups.length} of your ${query.data.total} top-ups.`}</p>
       ) : null}
       <DataTable
-        caption="Top-ups you paid or received"
+        caption="Investments you paid or received"
         columns={columns}
         rows={query.data?.topups}
         rowKey={(t) => t.id}
         rowProps={(t) => ({ 'data-plan': t.plan_name })}
         status={query}
-        empty="No top-ups yet: none paid or received."
-        noun={['top-up', 'top-ups']}
+        empty="No investments yet: none paid or received."
+        noun={['investment', 'investments']}
         testId="topups"
-        searchLabel="Search top-ups"
-        csvName="top-ups"
+        searchLabel="Search investments"
+        csvName="investments"
         layout="stacked"
         initialSort={{ id: 'date', desc: true }}
         pageSize={10}

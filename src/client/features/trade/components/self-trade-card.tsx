@@ -10,6 +10,7 @@ import { formatDateTime } from '../../../lib/format.ts';
 import { useSchemaForm } from '../../../lib/use-schema-form.ts';
 import { SelectField } from '../../../ui/form-field.tsx';
 import { MessageBanner } from '../../../ui/message-banner.tsx';
+import { Term } from '../../../ui/term.tsx';
 import { useAutoClearBanner } from '../../../ui/use-auto-clear.ts';
 import { saveSelfTrade } from '../api.ts';
 
@@ -49,7 +50,9 @@ export function SelfTradeCard({
   return (
     <section className="card" aria-labelledby="self-trade-title">
       <h2 id="self-trade-title">{TRADE_TEXT.title}</h2>
-      <p>{TRADE_TEXT.intro}</p>
+      <p>
+        {TRADE_TEXT.intro} <Term id="tradingPair">What a trading pair is</Term>
+      </p>
       <dl className="facts">
         <div>
           <dt>{TRADE_TEXT.current}</dt>

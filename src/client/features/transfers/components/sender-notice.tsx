@@ -5,13 +5,13 @@ import type { ACTIVE_FLAGS, USER_STATUSES } from '../../../../shared/users.ts';
 export type Standing = { status: (typeof USER_STATUSES)[number]; is_active: (typeof ACTIVE_FLAGS)[number] };
 export type Refusal = 'blocked' | 'inactive';
 
-/** RULES.md: only active, unblocked members send. The server refuses the rest; the form says so first. */
+/** RULES.md: only activated (is_active), unblocked members send. The server refuses the rest; the form says so first. */
 export const sendRefusal = (standing: Standing): Refusal | null =>
   standing.status === 'block' ? 'blocked' : standing.is_active !== 'active' ? 'inactive' : null;
 
 /**
  * Above the form, before anything is typed: why this member cannot send, and the one thing to do about
- * it today (an admin activates accounts; Support is how a member reaches one).
+ * it today (invest, or ask Support).
  */
 export function SenderNotice({ id, refusal }: { id: string; refusal: Refusal }) {
   const blocked = refusal === 'blocked';

@@ -3,6 +3,7 @@ import { WALLET_LABELS, WALLETS } from '../../../../shared/wallets.ts';
 import { formatMoney } from '../../../lib/format.ts';
 import { QueryError } from '../../../ui/query-error.tsx';
 import { Spinner } from '../../../ui/spinner.tsx';
+import { Term } from '../../../ui/term.tsx';
 import { walletBalanceQuery } from '../api.ts';
 
 /** The member's two wallets and what each holds now (available balance, in US dollars). */
@@ -16,7 +17,11 @@ export function WalletCards() {
       <dl className="stat-grid">
         {WALLETS.map((wallet) => (
           <div className="stat" key={wallet}>
-            <dt>{WALLET_LABELS[wallet]}</dt>
+            <dt>
+              <Term id={wallet === 'business' ? 'activeWallet' : 'incomeWorking'}>
+                {WALLET_LABELS[wallet]}
+              </Term>
+            </dt>
             <dd data-testid={`balance-${wallet}`}>{formatMoney(data[wallet])}</dd>
           </div>
         ))}

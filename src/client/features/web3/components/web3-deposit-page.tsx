@@ -45,8 +45,13 @@ export function Web3DepositPage({
       ) : (
         <>
           <AddressCard config={config.data} />
-          <WalletPanel config={config.data} onSubmitted={onFollow} />
-          <HashForm onSubmitted={onFollow} />
+          {/* With no address to send to, nothing here can be sent: no wallet to connect, no hash to paste. */}
+          {config.data.deposit_address ? (
+            <>
+              <WalletPanel config={config.data} onSubmitted={onFollow} />
+              <HashForm onSubmitted={onFollow} />
+            </>
+          ) : null}
         </>
       )}
       {followId ? <FollowedDeposit id={followId} /> : null}
@@ -77,7 +82,14 @@ function AddressCard({ config }: { config: Web3Config }) {
           </div>
         </>
       ) : (
-        <p data-testid="web3-no-address">The deposit address is not set up yet. Please contact support.</p>
+        <div className="stack">
+          <p data-testid="web3-no-address">
+            Sending on chain is not set up on this platform. Add money another way.
+          </p>
+          <Link to="/user/add-money" className="button">
+            Other ways to add money
+          </Link>
+        </div>
       )}
       {config.token_contract ? (
         <p className="muted">

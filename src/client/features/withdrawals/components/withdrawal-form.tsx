@@ -21,9 +21,12 @@ import { formatMoney } from '../../../lib/format.ts';
 import { errorText } from '../../../lib/http.ts';
 import { useOffline } from '../../../lib/offline.ts';
 import { useSchemaForm } from '../../../lib/use-schema-form.ts';
+import { formatUtcDay } from '../../../lib/utc-days.ts';
 import { FormField, SelectField } from '../../../ui/form-field.tsx';
+import type { GlossaryId } from '../../../ui/glossary.ts';
 import { MessageBanner } from '../../../ui/message-banner.tsx';
 import { MoneyOfflineNote } from '../../../ui/offline-notice.tsx';
+import { Term } from '../../../ui/term.tsx';
 import { useAutoClearBanner } from '../../../ui/use-auto-clear.ts';
 import { refreshAfterWithdrawal, requestWithdrawal, sendWithdrawalCode } from '../api.ts';
 import { amountFactsOf, figuresOf, isUsable, type PayoutAddress, percentText } from '../figures.ts';
@@ -60,6 +63,14 @@ const fieldOf = (kind: WithdrawalKind, refusal: Refusal) =>
  * range, so a mistake shows on its field before a code is asked for. The server checks all of it again
  * and has the last word.
  */
+/** The terms each kind of withdrawal is about, each with its "?" above the form. */
+const KIND_TERMS: Record<WithdrawalKind, GlossaryId[]> = {
+  income: ['incomeWorking'],
+  roi: ['roi', 'incomeCap'],
+  principal: [],
+  compound: ['compound', 'incomeWorking'],
+};
+
 function schemaFor(kind: WithdrawalKind, options: WithdrawalOptions): v.GenericSchema<unknown, Checked> {
   const refusal = (i: Checked) => amountRefusal(kind, i.amount, amountFactsOf(options, i.topup_id));
   const onField = (field: 'amount' | 'topup_id') =>
@@ -221,6 +232,13 @@ export function WithdrawalForm({
 
   return (
     <form className="form withdrawal-form" onSubmit={onSubmit} noValidate aria-busy={busy}>
+      {KIND_TERMS[kind].length > 0 ? (
+        <p className="muted term-line" data-testid="withdrawal-terms">
+          {KIND_TERMS[kind].map((id) => (
+            <Term key={id} id={id} />
+          ))}
+        </p>
+      ) : null}
       <p className="notice" data-testid="withdrawal-rules">
         {withdrawalRulesText(kind, options)}
       </p>
@@ -252,7 +270,7 @@ export function WithdrawalForm({
                   {WITHDRAWAL_TEXT.investmentOption(
                     i.plan_name,
                     formatMoney(i.amount),
-                    i.roi_end_date.slice(0, 10),
+                    formatUtcDay(i.roi_end_date),
                   )}
                 </option>
               ))}
