@@ -30,6 +30,8 @@ export const WALLET_MESSAGES = {
   userRequired: 'Choose a member',
   adjusted: 'Balance adjusted',
   noUserWithEmail: 'No user found with this email.',
+  noUserWithUsername: 'No member has this username.',
+  lookupOne: 'Look a member up by email or by username, one of the two',
   idempotencyReused: 'This Idempotency-Key was already used with a different request.',
 } as const;
 
@@ -79,11 +81,33 @@ export type LedgerTransfer = v.InferOutput<typeof ledgerTransferSchema>;
 
 export const adjustmentResultSchema = v.object({ message: v.string(), transfer: ledgerTransferSchema });
 
-export const emailLookupQuerySchema = v.object({
-  email: v.pipe(v.string(), v.trim(), v.nonEmpty(WALLET_MESSAGES.noUserWithEmail), v.toLowerCase()),
-});
+/**
+ * GET /users: the transfer's recipient, by exact e-mail (the spec's call) or by username; both any case.
+ * The answer names the e-mail only to whoever typed it: a username does not reveal an address.
+ */
+export const emailLookupQuerySchema = v.pipe(
+  v.object({
+    email: v.optional(
+      v.pipe(v.string(), v.trim(), v.nonEmpty(WALLET_MESSAGES.noUserWithEmail), v.toLowerCase()),
+    ),
+    username: v.optional(
+      v.pipe(
+        v.string(),
+        v.trim(),
+        v.nonEmpty(WALLET_MESSAGES.noUserWithUsername),
+        v.maxLength(30, WALLET_MESSAGES.noUserWithUsername),
+      ),
+    ),
+  }),
+  v.check((q) => (q.email === undefined) !== (q.username === undefined), WALLET_MESSAGES.lookupOne),
+);
 export const emailUserSchema = v.object({
-  emailuser: v.object({ id: v.string(), fullname: v.string(), username: v.string(), email: v.string() }),
+  emailuser: v.object({
+    id: v.string(),
+    fullname: v.string(),
+    username: v.string(),
+    email: v.optional(v.string()),
+  }),
 });
 
 /** The admin's proof that the books hold: the sum of all accounts is zero and every cached balance equals its entries. */

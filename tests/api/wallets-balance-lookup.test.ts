@@ -125,6 +125,46 @@ describe('GET /users?email=', () => {
     }
   });
 
+  it('finds a member by username in any case, answering no e-mail: a username does not reveal an address', async () => {
+    const asker = await signedInMember(server.baseUrl);
+    const target = await signedInMember(server.baseUrl);
+    for (const username of [
+      target.member.username,
+      target.member.username.toUpperCase(),
+      ` ${target.member.username} `,
+    ]) {
+      const res = await asker.client.get(`/users?username=${encodeURIComponent(username)}`);
+      expect(res.status, username).toBe(200);
+      expect(res.body).toEqual({
+        emailuser: { id: target.auth.id, fullname: target.member.fullname, username: target.member.username },
+      });
+    }
+    // An admin has a username too, but is nobody to send money to.
+    const root = await server.db
+      .selectFrom('users')
+      .select('username')
+      .where('role', '=', 'admin')
+      .executeTakeFirstOrThrow();
+    for (const username of ['nobody_here_at_all', target.member.username.slice(0, -1), '%', root.username]) {
+      const res = await asker.client.get(`/users?username=${encodeURIComponent(username)}`);
+      expect(res.status, username).toBe(404);
+      expect(res.body).toEqual({ message: WALLET_MESSAGES.noUserWithUsername });
+    }
+  });
+
+  it('answers 400 for neither e-mail nor username, or both, and looks nothing up', async () => {
+    const asker = await signedInMember(server.baseUrl);
+    const target = await signedInMember(server.baseUrl);
+    for (const query of [
+      '',
+      `?email=${encodeURIComponent(target.member.email)}&username=${target.member.username}`,
+    ]) {
+      const res = await asker.client.get(`/users${query}`);
+      expect(res.status, query).toBe(400);
+      expect(res.body.message).toBe(WALLET_MESSAGES.lookupOne);
+    }
+  });
+
   it('answers 401 when signed out', async () => {
     const target = await registerMember(server.baseUrl);
     const res = await lookup(new ApiClient(server.baseUrl), target.email);

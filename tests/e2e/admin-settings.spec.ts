@@ -85,7 +85,7 @@ test('an admin lowers the daily transfer limit; the member’s transfer form and
       TRANSFER_MESSAGES.limits('$100', '$100', '$5,000'),
     );
     const sendForm = page.getByRole('region', { name: 'Send money' });
-    await sendForm.getByLabel('Recipient email', { exact: true }).fill(recipient.email);
+    await sendForm.getByLabel('Recipient email or username', { exact: true }).fill(recipient.email);
     await expect(page.getByTestId('recipient-lookup').locator('dd').first()).toHaveText(recipient.fullname);
     await sendForm.getByLabel('Amount', { exact: true }).fill('150');
     await sendForm.getByRole('button', { name: TRANSFER_MESSAGES.send }).click();

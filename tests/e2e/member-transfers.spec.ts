@@ -1,4 +1,5 @@
 import { type APIRequestContext, expect, type Locator, type Page, test } from '@playwright/test';
+import { GENERIC } from '../../src/shared/messages.ts';
 import { reviewSummary, TRANSFER_MESSAGES } from '../../src/shared/transfers.ts';
 import { WALLET_MESSAGES, WALLET_NOTES } from '../../src/shared/wallets.ts';
 import {
@@ -92,6 +93,16 @@ const shownDate = (iso: string) =>
 const DATE_SHAPE = /^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s[AP]M$/;
 
 const sendForm = (page: Page) => page.getByRole('region', { name: 'Send money' });
+/** The spec's "recipient email", which takes a username too. */
+const RECIPIENT = 'Recipient email or username';
+
+/** Opens the advanced choice of the recipient's wallet (folded on the Active Wallet until opened). */
+async function openWalletChoice(page: Page): Promise<void> {
+  const choice = sendForm(page).locator('details.advanced');
+  if (!(await choice.evaluate((d) => (d as HTMLDetailsElement).open)))
+    await choice.locator('summary').click();
+  await expect(field(page, 'To account')).toBeVisible();
+}
 const field = (page: Page, label: string) => sendForm(page).getByLabel(label, { exact: true });
 
 /** Every request the page makes to the transfer calls that move money (none are GETs). */
@@ -106,7 +117,7 @@ function watchTransferPosts(page: Page): string[] {
 
 /** Types the recipient's e-mail and waits for the lookup to show who they are. */
 async function chooseRecipient(page: Page, member: Member): Promise<void> {
-  await field(page, 'Recipient email').fill(member.email);
+  await field(page, RECIPIENT).fill(member.email);
   await expect(page.getByTestId('recipient-lookup').locator('dd')).toHaveText([
     member.fullname,
     member.username,
@@ -142,7 +153,7 @@ async function expectReload(page: Page, action: () => Promise<void>): Promise<vo
 
 /** Nothing typed: From on the wallet that holds the money, To on the recipient's Active Wallet. */
 async function expectFreshForm(page: Page, from: string): Promise<void> {
-  await expect(field(page, 'Recipient email')).toHaveValue('');
+  await expect(field(page, RECIPIENT)).toHaveValue('');
   await expect(field(page, 'From account')).toHaveValue(from);
   await expect(field(page, 'To account')).toHaveValue('business');
   await expect(field(page, 'Amount')).toHaveValue('');
@@ -158,7 +169,7 @@ const statuses = (list: Locator) => rows(list).locator('[data-status]');
 
 /** The form's labels, top to bottom. */
 const fieldLabels = (page: Page) => sendForm(page).locator('.field > label');
-const SPEC_ORDER = ['Recipient email', 'Amount', 'From account', 'To account', 'Description (optional)'];
+const SPEC_ORDER = [RECIPIENT, 'Amount', 'From account', 'To account', 'Description (optional)'];
 
 /** Sends the filled form: "Send Transfer" opens the review, which must name what leaves; Confirm sends it. */
 async function reviewAndConfirm(page: Page, summary: string): Promise<Locator> {
@@ -176,6 +187,20 @@ async function expectWithinScreen(page: Page, locator: Locator): Promise<void> {
   expect(box).not.toBeNull();
   expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(width);
 }
+
+test('a recipient found by username shows their name and username, never their e-mail', async ({ page }) => {
+  await signInMember(page, sender);
+  await page.goto('/user/transfer-form');
+  await field(page, RECIPIENT).fill(recipient.username.toUpperCase());
+  const lookup = page.getByTestId('recipient-lookup');
+  await expect(lookup.locator('dt')).toHaveText(['Name', 'Username']);
+  await expect(lookup.locator('dd')).toHaveText([recipient.fullname, recipient.username]);
+  await expect(lookup).not.toContainText(recipient.email);
+  await field(page, RECIPIENT).fill('no_such_member_here');
+  await expect(field(page, RECIPIENT)).toHaveAccessibleDescription(
+    new RegExp(escapeRegExp(WALLET_MESSAGES.noUserWithUsername)),
+  );
+});
 
 test('the recipient lookup waits for a pause in typing, then shows who will receive', async ({ page }) => {
   const lookups: { email: string | null; at: number }[] = [];
@@ -211,6 +236,10 @@ test('the recipient lookup waits for a pause in typing, then shows who will rece
     await expect(field(page, 'To account')).toHaveValue('business');
     await expect(field(page, 'From account')).toHaveAccessibleDescription(WALLET_NOTES.business);
     await expect(field(page, 'To account')).toHaveAccessibleDescription(WALLET_NOTES.business);
+    // Folded on the recipient's Active Wallet, and opened to choose another.
+    await expect(field(page, 'To account')).toBeHidden();
+    await expect(sendForm(page).getByTestId('transfer-to')).toHaveText('Active Wallet');
+    await openWalletChoice(page);
     await field(page, 'To account').selectOption('working');
     await expect(field(page, 'To account')).toHaveAccessibleDescription(WALLET_NOTES.working);
     await field(page, 'To account').selectOption('business');
@@ -222,7 +251,7 @@ test('the recipient lookup waits for a pause in typing, then shows who will rece
     const release = await holdRequests(page, (url) => url.pathname === '/api/v1/users');
     const lookup = page.getByTestId('recipient-lookup');
     // Typing takes longer than the pause: a lookup per keystroke would already have been made.
-    await field(page, 'Recipient email').pressSequentially(recipient.email, { delay: 40 });
+    await field(page, RECIPIENT).pressSequentially(recipient.email, { delay: 40 });
     const typed = Date.now();
     expect(lookups).toEqual([]);
     await expect(lookup).toHaveText(TRANSFER_MESSAGES.searching);
@@ -232,15 +261,15 @@ test('the recipient lookup waits for a pause in typing, then shows who will rece
     release();
     await expect(lookup.locator('dt')).toHaveText(['Name', 'Username', 'Email']);
     await expect(lookup.locator('dd')).toHaveText([recipient.fullname, recipient.username, recipient.email]);
-    await expect(field(page, 'Recipient email')).not.toHaveAttribute('aria-invalid', 'true');
+    await expect(field(page, RECIPIENT)).not.toHaveAttribute('aria-invalid', 'true');
     await page.unroute((url) => url.pathname === '/api/v1/users');
     expect(lookups).toHaveLength(1);
   });
 
   await test.step('an unknown e-mail says no one was found', async () => {
-    await field(page, 'Recipient email').fill(`nobody.${Date.now()}@example.com`);
-    await expect(field(page, 'Recipient email')).toHaveAccessibleDescription(WALLET_MESSAGES.noUserWithEmail);
-    await expect(field(page, 'Recipient email')).toHaveAttribute('aria-invalid', 'true');
+    await field(page, RECIPIENT).fill(`nobody.${Date.now()}@example.com`);
+    await expect(field(page, RECIPIENT)).toHaveAccessibleDescription(WALLET_MESSAGES.noUserWithEmail);
+    await expect(field(page, RECIPIENT)).toHaveAttribute('aria-invalid', 'true');
     await expect(page.getByTestId('recipient-lookup')).toBeEmpty();
     expect(lookups).toHaveLength(2);
   });
@@ -258,15 +287,14 @@ test('every validation message of spec 5 shows before any request is made', asyn
   await test.step('an empty form: amount, source and destination are required', async () => {
     // The wallets start chosen (see the first test): unchosen, each says it is required.
     await field(page, 'From account').selectOption('');
+    await openWalletChoice(page);
     await field(page, 'To account').selectOption('');
     await send.click();
     await expect(amount).toHaveAccessibleDescription(startsWith(WALLET_MESSAGES.amountRequired));
     await expect(amount).toHaveAttribute('aria-invalid', 'true');
     await expect(field(page, 'From account')).toHaveAccessibleDescription(TRANSFER_MESSAGES.fromRequired);
     await expect(field(page, 'To account')).toHaveAccessibleDescription(TRANSFER_MESSAGES.toRequired);
-    await expect(field(page, 'Recipient email')).toHaveAccessibleDescription(
-      TRANSFER_MESSAGES.recipientRequired,
-    );
+    await expect(field(page, RECIPIENT)).toHaveAccessibleDescription(TRANSFER_MESSAGES.recipientRequired);
     // One message per field: an empty amount is not also "greater than 0".
     await expect(sendForm(page).getByText(WALLET_MESSAGES.amountPositive)).toHaveCount(0);
   });
@@ -314,7 +342,7 @@ test('every validation message of spec 5 shows before any request is made', asyn
       sendForm(page).getByText(`${WALLET_MESSAGES.insufficient} (available $300.00)`),
     ).toBeVisible();
     await expect(description).not.toHaveAttribute('aria-invalid', 'true');
-    await expect(field(page, 'Recipient email')).not.toHaveAttribute('aria-invalid', 'true');
+    await expect(field(page, RECIPIENT)).not.toHaveAttribute('aria-invalid', 'true');
   });
 
   await expect(page.getByRole('dialog')).toHaveCount(0);
@@ -346,7 +374,7 @@ test('a valid transfer: the review, the processing state, the receipt, a reload 
     await review.getByRole('button', { name: TRANSFER_MESSAGES.edit }).click();
     await expect(review).toBeHidden();
     await expect(field(page, 'Amount')).toHaveValue('1234.50');
-    await expect(field(page, 'Recipient email')).toHaveValue(recipient.email);
+    await expect(field(page, RECIPIENT)).toHaveValue(recipient.email);
     expect(posts).toEqual([]);
   });
 
@@ -440,6 +468,7 @@ test('$5,000 or more waits for review: the pending-review modal and a yellow Pen
     'true',
   );
   await chooseRecipient(page, recipient);
+  await openWalletChoice(page);
   await field(page, 'To account').selectOption('working');
   await field(page, 'Amount').fill('5000');
   const answer = page.waitForResponse((r) => new URL(r.url()).pathname === TRANSFER_POST);
@@ -507,7 +536,7 @@ test('a member who cannot send is told so before typing, and Send stays disabled
   await expect(send).toHaveAccessibleDescription(new RegExp(escapeRegExp(TRANSFER_MESSAGES.inactiveNotice)));
   // The notice comes before the first field.
   const noticeBox = await notice.boundingBox();
-  const emailBox = await field(page, 'Recipient email').boundingBox();
+  const emailBox = await field(page, RECIPIENT).boundingBox();
   expect(noticeBox?.y ?? Number.POSITIVE_INFINITY).toBeLessThan(emailBox?.y ?? 0);
   // The form still shows what they hold: From on the Active Wallet, the one with money.
   await expect(field(page, 'From account')).toHaveValue('business');
@@ -564,7 +593,7 @@ test('a transfer the server refuses: its reason without "Please try again", then
   await creditByApi(admin, ids.sender, '1.00', 'working');
   await expectReload(page, () => dialog.getByRole('button', { name: 'Close', exact: true }).click());
   await expect(page.getByRole('dialog')).toHaveCount(0);
-  await expect(field(page, 'Recipient email')).toHaveValue(blocked.email);
+  await expect(field(page, RECIPIENT)).toHaveValue(blocked.email);
   await expect(field(page, 'Amount')).toHaveValue('12.34');
   await expect(field(page, 'From account')).toHaveValue('working');
   await expect(field(page, 'To account')).toHaveValue('business');
@@ -592,13 +621,13 @@ test('no answer at all: "Something went wrong", never the browser\'s words, and 
   await test.step('the recipient lookup', async () => {
     const isLookup = (url: URL) => url.pathname === '/api/v1/users';
     await page.route(isLookup, (route) => route.abort('internetdisconnected'));
-    await field(page, 'Recipient email').fill(recipient.email);
-    await expect(field(page, 'Recipient email')).toHaveAccessibleDescription(TRANSFER_MESSAGES.fallback);
+    await field(page, RECIPIENT).fill(recipient.email);
+    await expect(field(page, RECIPIENT)).toHaveAccessibleDescription(TRANSFER_MESSAGES.fallback);
     await page.unroute(isLookup);
   });
 
   await test.step('the transfer itself: the spec\'s "Please try again", as trying again can help', async () => {
-    await field(page, 'Recipient email').fill('');
+    await field(page, RECIPIENT).fill('');
     await chooseRecipient(page, recipient);
     await field(page, 'Amount').fill('7.25');
     const isSend = (url: URL) => url.pathname === TRANSFER_POST;
@@ -613,7 +642,7 @@ test('no answer at all: "Something went wrong", never the browser\'s words, and 
     await page.unroute(isSend);
     await expectReload(page, () => dialog.getByRole('button', { name: 'Close', exact: true }).click());
     await expect(field(page, 'Amount')).toHaveValue('7.25');
-    await expect(field(page, 'Recipient email')).toHaveValue(recipient.email);
+    await expect(field(page, RECIPIENT)).toHaveValue(recipient.email);
     // Nothing left: the balance is what it was.
     await expect(field(page, 'From account').locator('option').nth(1)).toHaveText(
       'Active Wallet ($13,765.50)',
@@ -837,6 +866,8 @@ test.describe('with the history call failing', () => {
 
     const error = page.getByRole('alert').filter({ hasText: TRANSFER_MESSAGES.errorTitle });
     await expect(error.getByRole('heading', { name: TRANSFER_MESSAGES.errorTitle })).toBeVisible();
+    // Words that say what to do, with the spec's status line as the detail.
+    await expect(error).toContainText(GENERIC.internal);
     await expect(error).toContainText('HTTP error! status: 500');
     await expect(page.getByRole('tablist')).toHaveCount(0);
     // The page's title stays; the rest of the app is unaffected.
@@ -844,7 +875,7 @@ test.describe('with the history call failing', () => {
 
     await test.step('the history view, on the same failure, empties its lists and zeroes its statistics', async () => {
       await page.goto('/user/transfer-history');
-      await expect(page.getByRole('alert')).toHaveText('HTTP error! status: 500');
+      await expect(page.getByRole('alert')).toHaveText(`${GENERIC.internal}HTTP error! status: 500`);
       await expect(tabs(page, 'Transfer history')).toHaveText([
         'Overview',
         'Outgoing (0)',
@@ -893,7 +924,7 @@ test.describe('with the history call failing', () => {
     await page.goBack();
     await expect(page.getByRole('heading', { name: TRANSFER_MESSAGES.errorTitle })).toBeVisible();
     await page.goForward();
-    await expect(page.getByRole('alert')).toHaveText('HTTP error! status: 500');
+    await expect(page.getByRole('alert')).toHaveText(`${GENERIC.internal}HTTP error! status: 500`);
     await expect(historyTabs).toHaveText(['Overview', 'Outgoing (0)', 'Incoming (0)', 'All (0)']);
     await expect(page.getByTestId('history-stats').locator('dd')).toHaveText([
       '0',
@@ -910,7 +941,7 @@ test.describe('with the history call failing', () => {
     await expect(page.getByText('-$30.00')).toHaveCount(0);
   });
 
-  test('no answer at all: the history screens say "Something went wrong", not the browser\'s words', async ({
+  test('no answer at all: the history screens say "Something went wrong" and that the server did not answer, not the browser\'s words', async ({
     page,
   }) => {
     await signInMember(page, sender);
@@ -920,11 +951,11 @@ test.describe('with the history call failing', () => {
     );
     await page.goto('/user/transfer');
     const error = page.getByRole('alert').filter({ hasText: TRANSFER_MESSAGES.errorTitle });
-    await expect(error.getByRole('paragraph')).toHaveText(TRANSFER_MESSAGES.fallback);
+    await expect(error.getByRole('paragraph')).toHaveText([TRANSFER_MESSAGES.fallback, GENERIC.noAnswer]);
     await expect(page.getByText('Failed to fetch')).toHaveCount(0);
 
     await page.goto('/user/transfer-history');
-    await expect(page.getByRole('alert')).toHaveText(TRANSFER_MESSAGES.fallback);
+    await expect(page.getByRole('alert')).toHaveText(`${TRANSFER_MESSAGES.fallback}${GENERIC.noAnswer}`);
     await expect(tabs(page, 'Transfer history')).toHaveText([
       'Overview',
       'Outgoing (0)',

@@ -14,7 +14,7 @@ import {
 } from '../../../shared/transfers.ts';
 import type { singleUserSchema } from '../../../shared/users.ts';
 import type { emailUserSchema, WalletBalance } from '../../../shared/wallets.ts';
-import { ApiError, api } from '../../lib/http.ts';
+import { ApiError, api, errorText, noAnswerText } from '../../lib/http.ts';
 import { newIdempotencyKey } from '../../lib/idempotency.ts';
 
 export type TransferResult = v.InferOutput<typeof transferResultSchema>;
@@ -49,9 +49,15 @@ export const transferFailure = (error: unknown) => ({
   retry: retryCanHelp(answered(error) ? error.status : undefined),
 });
 
-/** Spec 8: a non-OK answer reads "HTTP error! status: {code}"; no answer at all, the fallback. */
-export const loadErrorText = (error: unknown) =>
-  answered(error) ? `HTTP error! status: ${error.status}` : TRANSFER_MESSAGES.fallback;
+/**
+ * Why the history did not load. A non-OK answer: words saying what to do (errorText), then spec 8's
+ * raise, "HTTP error! status: {code}", as the detail. No answer at all: spec 8's fallback for transfer
+ * calls, "Something went wrong", then whether the device is offline or the server did not answer.
+ */
+export const loadErrorText = (error: unknown): { words: string; detail: string } =>
+  answered(error)
+    ? { words: errorText(error), detail: `HTTP error! status: ${error.status}` }
+    : { words: TRANSFER_MESSAGES.fallback, detail: noAnswerText() };
 
 /** A member's transfers and statistics (spec 3 "Transfer history response"); re-asked on every visit. */
 export const transferHistoryQuery = (memberId: string) =>
@@ -84,10 +90,15 @@ export const pendingTransfersQuery = queryOptions({
   staleTime: 0,
 });
 
-export async function findRecipient(email: string): Promise<Recipient> {
+/** An e-mail has an @; anything else typed is a username. */
+export const isEmailLookup = (typed: string) => typed.includes('@');
+
+/** The recipient by e-mail or username (GET /users); the e-mail comes back only when it was typed. */
+export async function findRecipient(typed: string): Promise<Recipient> {
+  const by = isEmailLookup(typed) ? 'email' : 'username';
   const { emailuser } = await api<v.InferOutput<typeof emailUserSchema>>(
     'GET',
-    `/users?email=${encodeURIComponent(email)}`,
+    `/users?${by}=${encodeURIComponent(typed)}`,
   );
   return emailuser;
 }

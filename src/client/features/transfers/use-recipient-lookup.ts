@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { RECIPIENT_SEARCH_DELAY_MS } from '../../../shared/constants.ts';
 import { WALLET_MESSAGES } from '../../../shared/wallets.ts';
 import { ApiError } from '../../lib/http.ts';
-import { findRecipient, type Recipient, transferErrorText } from './api.ts';
+import { findRecipient, isEmailLookup, type Recipient, transferErrorText } from './api.ts';
 
 export type Lookup =
   | { state: 'idle' }
@@ -12,7 +12,8 @@ export type Lookup =
 
 /**
  * Spec 9: the recipient lookup fires after a 1 s pause in typing; an answer for an older address is
- * dropped. onFound runs once per found recipient (the form adjusts its wallets to them).
+ * dropped. An e-mail or a username (docs/rules.md "Transfers between members"). onFound runs once per
+ * found recipient (the form adjusts its wallets to them).
  */
 export function useRecipientLookup(typed: string, onFound: (user: Recipient) => void) {
   const [lookup, setLookup] = useState<Lookup>({ state: 'idle' });
@@ -35,7 +36,9 @@ export function useRecipientLookup(typed: string, onFound: (user: Recipient) => 
       } catch (error) {
         const message =
           error instanceof ApiError && error.status === 404
-            ? WALLET_MESSAGES.noUserWithEmail
+            ? isEmailLookup(email)
+              ? WALLET_MESSAGES.noUserWithEmail
+              : WALLET_MESSAGES.noUserWithUsername
             : transferErrorText(error);
         if (latestEmail.current === email) setLookup({ state: 'missing', message });
       }

@@ -6,6 +6,16 @@ export async function findUserByEmail(db: Db, email: string): Promise<UserTable 
   return db.selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst();
 }
 
+/** A member (never an admin) by username, whatever its case (usernames are unique whatever their case). */
+export async function findMemberByUsername(db: Db, username: string) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'fullname', 'username'])
+    .where('role', '=', 'user')
+    .where(sql<string>`lower(username)`, '=', username.toLowerCase())
+    .executeTakeFirst();
+}
+
 export async function findUserById(db: Db, id: string): Promise<UserTable | undefined> {
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
 }

@@ -28,7 +28,7 @@ import {
   memberList,
   neverInvestedList,
 } from './members-admin.service.ts';
-import { lookupByEmail, memberCounts, singleUser, updateMember } from './users.service.ts';
+import { lookupRecipient, memberCounts, singleUser, updateMember } from './users.service.ts';
 
 const adminErrors = {
   400: errorBodySchema,
@@ -51,12 +51,13 @@ export function registerUsersRoutes(app: FastifyInstance, { db }: { db: Db }): v
   defineRoute(app, {
     method: 'GET',
     url: '/users',
-    summary: 'Find a member by exact e-mail (case-insensitive): the transfer recipient lookup',
+    summary:
+      'Find a member to send money to by exact e-mail or by username (either one, any case): id, name and username, and the e-mail only when asked by e-mail',
     tags: ['users'],
     access: 'signed-in',
     query: emailLookupQuerySchema,
-    responses: { 200: emailUserSchema, 404: errorBodySchema, 429: errorBodySchema },
-    handler: async ({ query, user }) => lookupByEmail(db, user, query.email),
+    responses: { 200: emailUserSchema, 400: errorBodySchema, 404: errorBodySchema, 429: errorBodySchema },
+    handler: async ({ query, user }) => lookupRecipient(db, user, query),
   });
 
   defineRoute(app, {

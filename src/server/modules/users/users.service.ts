@@ -21,7 +21,13 @@ import {
   isUsernameTakenByOther,
   updateUserColumns,
 } from './members-admin.repository.ts';
-import { countMembers, findUserByEmail, findUserById, insertUser } from './users.repository.ts';
+import {
+  countMembers,
+  findMemberByUsername,
+  findUserByEmail,
+  findUserById,
+  insertUser,
+} from './users.repository.ts';
 
 /** The API's view of a user: every spec field but the password (API.md "Accounts"). */
 export function toPublicUser(row: UserTable): PublicUser {
@@ -130,13 +136,23 @@ export async function memberCounts(db: Db, asker: SessionUser, now = new Date())
  * The recipient lookup: a member by exact e-mail, showing only what the transfer form needs. Admins
  * are never found, and a signed-in person may look up at most 60 e-mails a minute (no directory harvesting).
  */
-export async function lookupByEmail(db: Db, asker: SessionUser, email: string) {
+/** GET /users: a member to send money to, by e-mail or by username (the e-mail answered only for an e-mail). */
+export async function lookupRecipient(
+  db: Db,
+  asker: SessionUser,
+  query: { email?: string; username?: string },
+) {
   await consume(db, `lookup:${asker.user.id}`, { max: 60, windowMs: 60_000 });
-  const found = await findUserByEmail(db, email);
-  if (found?.role !== 'user') throw notFound(WALLET_MESSAGES.noUserWithEmail);
-  return {
-    emailuser: { id: found.id, fullname: found.fullname, username: found.username, email: found.email },
-  };
+  if (query.email !== undefined) {
+    const found = await findUserByEmail(db, query.email);
+    if (found?.role !== 'user') throw notFound(WALLET_MESSAGES.noUserWithEmail);
+    return {
+      emailuser: { id: found.id, fullname: found.fullname, username: found.username, email: found.email },
+    };
+  }
+  const found = await findMemberByUsername(db, query.username ?? '');
+  if (!found) throw notFound(WALLET_MESSAGES.noUserWithUsername);
+  return { emailuser: found };
 }
 
 /** GET /users/{id}: a member reads only themself (anyone else is a 404); an admin reads anyone. */

@@ -2,7 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { type DashboardTab, TRANSFER_MESSAGES } from '../../../../shared/transfers.ts';
 import { Tabs } from '../../../ui/tabs.tsx';
-import { loadErrorText, transferHistoryQuery } from '../api.ts';
+import { transferHistoryQuery } from '../api.ts';
+import { LoadError } from './load-error.tsx';
 import type { Standing } from './sender-notice.tsx';
 import { TransferForm } from './transfer-form.tsx';
 import { TransferList } from './transfer-list.tsx';
@@ -31,7 +32,7 @@ export function TransferDashboard({
     return (
       <div className="card error-view" role="alert">
         <h2>{TRANSFER_MESSAGES.errorTitle}</h2>
-        <p>{loadErrorText(error)}</p>
+        <LoadError error={error} />
         <button type="button" className="button" onClick={() => window.location.reload()}>
           {TRANSFER_MESSAGES.tryAgain}
         </button>

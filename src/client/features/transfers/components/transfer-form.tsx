@@ -83,6 +83,8 @@ export function TransferForm({
   const [sent, setSent] = useState<Sent | null>(null);
   const [failure, setFailure] = useState<{ reason: string; retry: boolean } | null>(null);
   const noticeId = useId();
+  // The recipient's wallet is an advanced choice: folded until opened, or until it is not the default.
+  const [advanced, setAdvanced] = useState(false);
 
   const availableCents = Object.fromEntries(
     WALLETS.map((wallet) => [wallet, balance ? (parseCents(balance[wallet]) ?? 0) : 0]),
@@ -191,11 +193,13 @@ export function TransferForm({
       ) : null}
       <form className="form" onSubmit={submit} noValidate aria-busy={busy}>
         <FormField
-          label="Recipient email"
+          label="Recipient email or username"
           name="email"
-          type="email"
           inputMode="email"
           autoComplete="off"
+          autoCapitalize="off"
+          spellCheck={false}
+          hint="Or scan their member QR code"
           value={fields.email}
           onChange={set('email')}
           error={recipientError}
@@ -214,10 +218,12 @@ export function TransferForm({
                 <dt>Username</dt>
                 <dd>{lookup.user.username}</dd>
               </div>
-              <div>
-                <dt>Email</dt>
-                <dd className="transfer-wrap">{lookup.user.email}</dd>
-              </div>
+              {lookup.user.email ? (
+                <div>
+                  <dt>Email</dt>
+                  <dd className="transfer-wrap">{lookup.user.email}</dd>
+                </div>
+              ) : null}
             </dl>
           ) : null}
         </div>
@@ -253,22 +259,32 @@ export function TransferForm({
             </option>
           ))}
         </SelectField>
-        <SelectField
-          label="To account"
-          name="to"
-          value={fields.to}
-          onChange={set('to')}
-          error={errors.to}
-          hint={note(fields.to)}
-          disabled={busy}
+        {/* The recipient's Active Wallet unless the payer chooses otherwise: an advanced choice. */}
+        <details
+          className="advanced"
+          open={advanced || fields.to !== 'business' || Boolean(errors.to)}
+          onToggle={(event) => setAdvanced(event.currentTarget.open)}
         >
-          <option value="">Select destination account</option>
-          {WALLETS.map((wallet) => (
-            <option key={wallet} value={wallet}>
-              {WALLET_LABELS[wallet]}
-            </option>
-          ))}
-        </SelectField>
+          <summary>
+            Goes to: <strong data-testid="transfer-to">{WALLET_LABELS[fields.to as Wallet] ?? '—'}</strong>
+          </summary>
+          <SelectField
+            label="To account"
+            name="to"
+            value={fields.to}
+            onChange={set('to')}
+            error={errors.to}
+            hint={note(fields.to)}
+            disabled={busy}
+          >
+            <option value="">Select destination account</option>
+            {WALLETS.map((wallet) => (
+              <option key={wallet} value={wallet}>
+                {WALLET_LABELS[wallet]}
+              </option>
+            ))}
+          </SelectField>
+        </details>
         <TextAreaField
           label="Description (optional)"
           name="desc"

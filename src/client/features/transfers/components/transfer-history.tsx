@@ -2,7 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { type HistoryTab, TRANSFER_MESSAGES, type TransferHistory } from '../../../../shared/transfers.ts';
 import { formatMoney } from '../../../lib/format.ts';
 import { Tabs } from '../../../ui/tabs.tsx';
-import { loadErrorText, transferHistoryQuery } from '../api.ts';
+import { transferHistoryQuery } from '../api.ts';
+import { LoadError } from './load-error.tsx';
 import { TransferList } from './transfer-list.tsx';
 
 // Spec 8: after a failed load the lists are empty and the statistics zero.
@@ -56,9 +57,9 @@ export function TransferHistoryView({
   return (
     <div className="stack">
       {query.error ? (
-        <p className="card error-view" role="alert">
-          {loadErrorText(query.error)}
-        </p>
+        <div className="card error-view" role="alert">
+          <LoadError error={query.error} />
+        </div>
       ) : null}
       <Tabs
         label="Transfer history"

@@ -96,7 +96,7 @@ export function AdjustmentForm({ member: fixed }: { member?: EmailUser } = {}) {
     setLookupError('');
     setErrors(({ user_id: _, ...rest }) => rest);
     try {
-      setFound(await findUserByEmail(parsed.output.email));
+      setFound(await findUserByEmail(parsed.output.email ?? fields.email));
     } catch (error) {
       setFound(null);
       setLookupError(errorText(error));
