@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
 import type { Topup, TopupType } from '../../../../shared/topups.ts';
 import { formatDateTime, formatMoney } from '../../../lib/format.ts';
 import { type DataColumn, DataTable } from '../../../ui/data-table.tsx';
@@ -101,6 +102,11 @@ export function TopupList({ memberId }: { memberId: string }) {
         rowProps={(t) => ({ 'data-plan': t.plan_name })}
         status={query}
         empty="No top-ups yet: none paid or received."
+        emptyAction={
+          <Link to="/user/subscription" className="button">
+            Choose a plan
+          </Link>
+        }
         noun={['top-up', 'top-ups']}
         testId="topups"
         searchLabel="Search top-ups"
