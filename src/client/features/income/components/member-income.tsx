@@ -2,9 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { lazy, Suspense } from 'react';
 import type { IncomeByKind, IncomeSummary, MemberInvestment } from '../../../../shared/income.ts';
-import { parseCents } from '../../../../shared/money.ts';
 import { TRANSACTION_TABLE_LABELS } from '../../../../shared/transactions.ts';
-import { formatMoney } from '../../../lib/format.ts';
+import { formatDateTime, formatMoney } from '../../../lib/format.ts';
 import { QueryError } from '../../../ui/query-error.tsx';
 import { Spinner } from '../../../ui/spinner.tsx';
 import { incomeSummaryQuery } from '../api.ts';
@@ -36,9 +35,12 @@ function PeriodCard({ title, figures, testId }: { title: string; figures: Income
   );
 }
 
+/**
+ * One investment as it stands: what it is and what it has paid. Its limits are said as the rule they
+ * are, never drawn as a bar filling toward the cap or counted down as days still to pay: neither is
+ * income anyone has, and a run may pay nothing (a closed account, a plan ended by the cap).
+ */
 function InvestmentCard({ investment: i }: { investment: MemberInvestment }) {
-  // "12.50" percent is 1250 hundredths: read exactly, as money strings are.
-  const capBp = parseCents(i.cap_reached_percent) ?? 0;
   return (
     <li className="card income-investment" data-testid="income-investment">
       <div className="income-investment-head">
@@ -53,8 +55,8 @@ function InvestmentCard({ investment: i }: { investment: MemberInvestment }) {
           <dd>{formatMoney(i.amount)}</dd>
         </div>
         <div>
-          <dt>Daily ROI</dt>
-          <dd>{i.roi_percent}%</dd>
+          <dt>Bought</dt>
+          <dd>{formatDateTime(i.created_at)}</dd>
         </div>
         <div>
           <dt>ROI paid so far</dt>
@@ -62,26 +64,12 @@ function InvestmentCard({ investment: i }: { investment: MemberInvestment }) {
         </div>
         <div>
           <dt>Days paid</dt>
-          <dd>
-            {i.days_paid} of {i.duration_days}
-          </dd>
-        </div>
-        <div>
-          <dt>Days left</dt>
-          <dd data-testid="investment-days-left">{i.days_left}</dd>
+          <dd data-testid="investment-days-paid">{i.days_paid}</dd>
         </div>
       </dl>
-      <p className="income-cap-label">
-        {Number(i.cap_percent)}% cap: {formatMoney(i.roi_paid)} of {formatMoney(i.cap)} (
-        {i.cap_reached_percent}
-        %)
+      <p className="muted" data-testid="investment-rule">
+        {`The plan's rule: a daily run may pay ROI at ${i.roi_percent}% of the amount, on at most ${i.duration_days} days, and stops once ROI paid reaches ${Number(i.cap_percent)}% of the amount. A day's ROI is not guaranteed.`}
       </p>
-      <progress
-        className="income-cap"
-        max={10_000}
-        value={capBp}
-        aria-label={`${i.plan_name}: ${i.cap_reached_percent}% of the ${Number(i.cap_percent)}% cap reached`}
-      />
     </li>
   );
 }
@@ -108,7 +96,7 @@ function Investments({ investments }: { investments: IncomeSummary['investments'
   );
 }
 
-/** The member's own income by kind and period, the last 30 days, and each investment's progress. */
+/** The member's own income by kind and period, the last 30 days, and what each investment has paid. */
 export function MemberIncome() {
   const query = useQuery(incomeSummaryQuery);
   if (query.isPending) return <Spinner label="Loading your income" />;

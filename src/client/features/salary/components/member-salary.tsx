@@ -17,7 +17,7 @@ export function MemberSalary({ memberId }: { memberId: string }) {
       <p className="muted">
         A monthly salary is paid on the 1st (UTC) for the month before, only when the new business your whole
         team brought in that month and your active direct members meet a tier: then the highest tier you met,
-        once. A month that meets no tier pays nothing; nothing here is guaranteed.
+        once. A month that meets no tier pays nothing: a salary is not guaranteed.
       </p>
       <SalaryTiers />
       <SalaryHistory memberId={memberId} />

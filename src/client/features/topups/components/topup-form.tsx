@@ -211,7 +211,9 @@ export function TopupForm({ self }: { self: { id: string; fullname: string; user
           onChange={set('plan_id')}
           error={errors.plan_id}
           hint={
-            plan ? `Daily ROI ${plan.roi_percent} % (not guaranteed), ${plan.duration_days} days` : undefined
+            plan
+              ? `Daily ROI rate ${plan.roi_percent} % at most (not guaranteed), paid on at most ${plan.duration_days} days`
+              : undefined
           }
           disabled={busy || !plans.data}
         >
