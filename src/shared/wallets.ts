@@ -58,6 +58,14 @@ export const reasonSchema = v.pipe(
 export const walletBalanceSchema = v.object({ business: v.string(), working: v.string() });
 export type WalletBalance = v.InferOutput<typeof walletBalanceSchema>;
 
+/**
+ * GET /wallet/balance: the balances, and whether money has ever reached the Active Wallet from outside
+ * the member's own wallets (a deposit, a transfer from another member, a credit by staff). The
+ * dashboard's first steps tick "Add money" from it, so a member who spent all of it stays ticked.
+ */
+export const memberBalanceSchema = v.object({ ...walletBalanceSchema.entries, money_added: v.boolean() });
+export type MemberBalance = v.InferOutput<typeof memberBalanceSchema>;
+
 export const adjustmentSchema = v.object({
   user_id: v.pipe(v.string(WALLET_MESSAGES.userRequired), v.nonEmpty(WALLET_MESSAGES.userRequired)),
   wallet: v.picklist(WALLETS, WALLET_MESSAGES.walletInvalid),

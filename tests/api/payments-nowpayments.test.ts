@@ -151,7 +151,8 @@ const paymentCount = async () =>
 const balanceOf = async (who: Member) => {
   const res = await who.client.get('/wallet/balance');
   expect(res.status).toBe(200);
-  return res.body as { business: string; working: string };
+  const { business, working } = res.body as { business: string; working: string };
+  return { business, working };
 };
 
 const expectBalanced = async () => {

@@ -74,7 +74,8 @@ async function pollUntil(who: Member, id: string, status: string, timeoutMs = 10
 const balanceOf = async (who: Member) => {
   const res = await who.client.get('/wallet/balance');
   expect(res.status).toBe(200);
-  return res.body as { business: string; working: string };
+  const { business, working } = res.body as { business: string; working: string };
+  return { business, working };
 };
 
 const creditsOf = (paymentId: string) =>
@@ -639,12 +640,15 @@ describe('the background check (PAYMENT_SWEEP_MS)', () => {
       await sleep(50);
     }
     const balance = await member.client.get('/wallet/balance');
-    expect(balance.body).toEqual({ business: '8.80', working: '0.00' });
+    expect(balance.body).toMatchObject({ business: '8.80', working: '0.00' });
     const credits = await sweeping.db.selectFrom('payment_credits').selectAll().execute();
     expect(credits.map((c) => c.provider_payment_id)).toEqual([paid]);
     // Later sweeps find nothing more to do.
     await sleep(350);
     expect(await sweeping.db.selectFrom('payment_credits').selectAll().execute()).toHaveLength(1);
-    expect((await member.client.get('/wallet/balance')).body).toEqual({ business: '8.80', working: '0.00' });
+    expect((await member.client.get('/wallet/balance')).body).toMatchObject({
+      business: '8.80',
+      working: '0.00',
+    });
   });
 });

@@ -154,7 +154,11 @@ describe('POST /codes/redeem', () => {
     });
     expect(await balanceOf(`${m.auth.id}:invested`)).toBe(4000);
     expect(await balanceOf('platform:codes')).toBe(codesBefore - 4000);
-    expect((await m.client.get('/wallet/balance')).body).toEqual({ business: '0.00', working: '0.00' });
+    expect((await m.client.get('/wallet/balance')).body).toEqual({
+      business: '0.00',
+      working: '0.00',
+      money_added: false,
+    });
     expect((await m.client.get('/auth/session')).body.auth.is_active).toBe('active');
     // 5 % (the default) of 40.00 to the sponsor.
     expect((await sponsor.client.get('/wallet/balance')).body.working).toBe('2.00');

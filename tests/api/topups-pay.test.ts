@@ -55,7 +55,10 @@ async function memberWith(business: string) {
   return member;
 }
 
-const balanceOf = async (client: ApiClient) => (await client.get('/wallet/balance')).body;
+const balanceOf = async (client: ApiClient) => {
+  const { business, working } = (await client.get('/wallet/balance')).body as Record<string, string>;
+  return { business, working };
+};
 const investedOf = async (userId: string) => {
   const row = await server.db
     .selectFrom('ledger_accounts')

@@ -36,7 +36,8 @@ const send = (from: Member, body: Body, key?: string) =>
 const balanceOf = async (member: Member) => {
   const res = await member.client.get('/wallet/balance');
   expect(res.status).toBe(200);
-  return res.body as { business: string; working: string };
+  const { business, working } = res.body as { business: string; working: string };
+  return { business, working };
 };
 
 const expectBalanced = async () => {

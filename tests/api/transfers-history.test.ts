@@ -61,7 +61,8 @@ const ids = (list: { id: string }[]) => list.map((t) => t.id);
 const balanceOf = async (client: ApiClient) => {
   const res = await client.get('/wallet/balance');
   expect(res.status).toBe(200);
-  return res.body as { business: string; working: string };
+  const { business, working } = res.body as { business: string; working: string };
+  return { business, working };
 };
 
 const expectBalanced = async () => {

@@ -39,7 +39,8 @@ const decide = (id: string, status: string, extra: Record<string, unknown> = {},
 const balanceOf = async (member: Member) => {
   const res = await member.client.get('/wallet/balance');
   expect(res.status).toBe(200);
-  return res.body as { business: string; working: string };
+  const { business, working } = res.body as { business: string; working: string };
+  return { business, working };
 };
 
 const accountRow = (id: string) =>

@@ -33,7 +33,8 @@ const send = (who: ApiClient | Member, body: Body, path = '/transfer/touser') =>
 const balanceOf = async (client: ApiClient) => {
   const res = await client.get('/wallet/balance');
   expect(res.status).toBe(200);
-  return res.body as { business: string; working: string };
+  const { business, working } = res.body as { business: string; working: string };
+  return { business, working };
 };
 
 /** Everything a transfer could change: ledger rows, account balances and holds, daily totals. */

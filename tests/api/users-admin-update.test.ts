@@ -157,7 +157,7 @@ describe('PUT /users/{id}: the edit form', () => {
   it('never changes a wallet: business and business_balance are display and override figures', async () => {
     const member = await fundedMember(server.baseUrl, admin, { business: '40.00', working: '2.50' });
     const balanceBefore = await member.client.get('/wallet/balance');
-    expect(balanceBefore.body).toEqual({ business: '40.00', working: '2.50' });
+    expect(balanceBefore.body).toMatchObject({ business: '40.00', working: '2.50' });
     const ledgerRows = async () =>
       (await server.db.selectFrom('ledger_transfers').select('id').execute()).length;
     const rowsBefore = await ledgerRows();
@@ -168,8 +168,11 @@ describe('PUT /users/{id}: the edit form', () => {
     });
     expect(res.status).toBe(200);
     expect(await userOf(member.auth.id)).toMatchObject({ business: '100000.00', business_balance: '7.00' });
-    expect((await member.client.get('/wallet/balance')).body).toEqual({ business: '40.00', working: '2.50' });
-    expect((await userOf(member.auth.id)).balance).toEqual({ business: '40.00', working: '2.50' });
+    expect((await member.client.get('/wallet/balance')).body).toMatchObject({
+      business: '40.00',
+      working: '2.50',
+    });
+    expect((await userOf(member.auth.id)).balance).toMatchObject({ business: '40.00', working: '2.50' });
     expect(await ledgerRows()).toBe(rowsBefore);
     expect(await reconciled()).toBe(true);
   });

@@ -27,7 +27,8 @@ const adjust = (body: Body, client: ApiClient = admin) => client.post('/admin/ad
 const balanceOf = async (client: ApiClient) => {
   const res = await client.get('/wallet/balance');
   expect(res.status).toBe(200);
-  return res.body as { business: string; working: string };
+  const { business, working } = res.body as { business: string; working: string };
+  return { business, working };
 };
 
 /** Everything an adjustment could change: rows in the ledger and the audit log, and every account's balance. */

@@ -7,7 +7,13 @@ import {
 } from '../../src/server/modules/wallets/ledger.service.ts';
 import { GENERIC } from '../../src/shared/messages.ts';
 import { WALLET_MESSAGES } from '../../src/shared/wallets.ts';
-import { ApiClient, registerMember, signedInAdminClient, signedInMember } from '../helpers/client.ts';
+import {
+  ApiClient,
+  fundedMember,
+  registerMember,
+  signedInAdminClient,
+  signedInMember,
+} from '../helpers/client.ts';
 import { ADMIN, startServer, type TestServer } from '../helpers/server.ts';
 
 // GET /wallet/balance (the signed-in member's available money) and GET /users?email= (the transfer
@@ -39,9 +45,9 @@ describe('GET /wallet/balance', () => {
     const signIn = await client.signIn(member);
     const res = await client.get('/wallet/balance');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ business: '0.00', working: '0.00' });
-    expect(signIn.body.auth.balance).toEqual(res.body);
-    expect((await client.get('/auth/session')).body.auth.balance).toEqual(res.body);
+    expect(res.body).toEqual({ business: '0.00', working: '0.00', money_added: false });
+    expect(signIn.body.auth.balance).toEqual({ business: '0.00', working: '0.00' });
+    expect((await client.get('/auth/session')).body.auth.balance).toEqual(signIn.body.auth.balance);
   });
 
   it('shows each member only their own money, and available = posted - held', async () => {
@@ -55,8 +61,14 @@ describe('GET /wallet/balance', () => {
       reason: 'Funding for the test',
     });
     expect(res.status).toBe(201);
-    expect((await rich.client.get('/wallet/balance')).body).toEqual({ business: '0.00', working: '1234.56' });
-    expect((await poor.client.get('/wallet/balance')).body).toEqual({ business: '0.00', working: '0.00' });
+    expect((await rich.client.get('/wallet/balance')).body).toMatchObject({
+      business: '0.00',
+      working: '1234.56',
+    });
+    expect((await poor.client.get('/wallet/balance')).body).toMatchObject({
+      business: '0.00',
+      working: '0.00',
+    });
 
     // A hold (e.g. an open withdrawal) leaves the available balance at once; voided, it returns.
     const hold = await server.db.transaction().execute((trx) =>
@@ -67,13 +79,69 @@ describe('GET /wallet/balance', () => {
         kind: 'withdrawal',
       }),
     );
-    expect((await rich.client.get('/wallet/balance')).body).toEqual({ business: '0.00', working: '1000.00' });
+    expect((await rich.client.get('/wallet/balance')).body).toMatchObject({
+      business: '0.00',
+      working: '1000.00',
+    });
     expect((await rich.client.get('/auth/session')).body.auth.balance).toEqual({
       business: '0.00',
       working: '1000.00',
     });
     await server.db.transaction().execute((trx) => settlePending(trx, hold.id, 'void'));
-    expect((await rich.client.get('/wallet/balance')).body).toEqual({ business: '0.00', working: '1234.56' });
+    expect((await rich.client.get('/wallet/balance')).body).toMatchObject({
+      business: '0.00',
+      working: '1234.56',
+    });
+  });
+
+  it('says money was added once money reaches the Active Wallet from outside the member, and keeps saying so', async () => {
+    const added = async (who: { client: ApiClient }) => {
+      const res = await who.client.get('/wallet/balance');
+      expect(res.status).toBe(200);
+      return res.body.money_added as boolean;
+    };
+    const credit = (userId: string, wallet: 'business' | 'working', amount: string) =>
+      admin.post('/admin/adjustments', {
+        user_id: userId,
+        wallet,
+        direction: 'credit',
+        amount,
+        reason: 'Test',
+      });
+    const send = (from: { client: ApiClient; auth: { id: string } }, toId: string, body: object) =>
+      from.client.post('/transfer/touser', {
+        userto_id: toId,
+        user_id: from.auth.id,
+        amount: '5.00',
+        ...body,
+      });
+
+    // Income in Income Working, moved by the member into their own Active Wallet: no money was added.
+    const earner = await fundedMember(server.baseUrl, admin, { working: '20.00' });
+    expect(await added(earner)).toBe(false);
+    const own = await send(earner, earner.auth.id, { from: 'working', to: 'business' });
+    expect(own.status, own.text).toBe(201);
+    expect((await earner.client.get('/wallet/balance')).body.business).toBe('5.00');
+    expect(await added(earner)).toBe(false);
+
+    // Another member's transfer into the Active Wallet is money added.
+    const friend = await signedInMember(server.baseUrl);
+    const sent = await send(earner, friend.auth.id, { from: 'business', to: 'business' });
+    expect(sent.status, sent.text).toBe(201);
+    expect(await added(friend)).toBe(true);
+
+    // A credit by staff too, and it stays added once the money is spent.
+    const funded = await fundedMember(server.baseUrl, admin);
+    expect(await added(funded)).toBe(false);
+    expect((await credit(funded.auth.id, 'business', '5.00')).status).toBe(201);
+    expect(await added(funded)).toBe(true);
+    const spent = await send(funded, earner.auth.id, { from: 'business', to: 'business' });
+    expect(spent.status, spent.text).toBe(201);
+    expect((await funded.client.get('/wallet/balance')).body).toEqual({
+      business: '0.00',
+      working: '0.00',
+      money_added: true,
+    });
   });
 });
 

@@ -22,7 +22,8 @@ const adjust = (body: Record<string, unknown>, key: string) =>
 const balanceOf = async (client: ApiClient) => {
   const res = await client.get('/wallet/balance');
   expect(res.status).toBe(200);
-  return res.body as { business: string; working: string };
+  const { business, working } = res.body as { business: string; working: string };
+  return { business, working };
 };
 
 const reconciliation = async () => {

@@ -30,7 +30,8 @@ const credit = (userId: string, amount: string, reason = 'Support credit') => ({
 const balanceOf = async (client: ApiClient) => {
   const res = await client.get('/wallet/balance');
   expect(res.status).toBe(200);
-  return res.body as { business: string; working: string };
+  const { business, working } = res.body as { business: string; working: string };
+  return { business, working };
 };
 
 /** The ledger rows and audit rows that concern one member. */

@@ -14,7 +14,7 @@ import { movePurchaseTo, unpaidPastDate } from './income-dates.ts';
 
 // Issue 15 item 4 on a phone: a member with nothing yet sees the empty views, buys a plan, a run pays
 // the date, and /user/income shows the ROI today, this month and in all, the 30-day chart, and the
-// investment with what it has paid, the days left and its progress to the 200% cap. The run's
+// investment with what it has paid and its rule in words (no countdown, no bar to the cap). The run's
 // database is shared: the date is one no run has paid yet (tests/e2e/income-dates.ts).
 
 const uniquePlanName = () =>
@@ -109,10 +109,14 @@ test('a member buys a plan, a run pays the date, and the member sees the income 
     await expect(investment).toHaveCount(1);
     await expect(investment).toContainText('$100.00');
     await expect(investment.getByTestId('investment-roi-paid')).toHaveText('$2.00');
-    await expect(investment.getByTestId('investment-days-left')).toHaveText('29');
-    await expect(investment).toContainText('1 of 30');
-    await expect(investment).toContainText('200% cap: $2.00 of $200.00 (1.00%)');
-    await expect(investment.getByRole('progressbar')).toHaveAttribute('value', '100');
+    await expect(investment.getByTestId('investment-days-paid')).toHaveText('1');
+    await expect(investment.getByTestId('investment-rule')).toHaveText(
+      "The plan's rule: a daily run may pay ROI at 2.00% of the amount, on at most 30 days, and stops once ROI paid reaches 200% of the amount. A day's ROI is not guaranteed.",
+    );
+    // What was paid, not what might be: no days counted down, no bar filling toward the cap.
+    await expect(investment).not.toContainText('$200.00');
+    await expect(investment).not.toContainText(/days? left/i);
+    await expect(investment.locator('progress, [role="progressbar"]')).toHaveCount(0);
     await expect(investment.getByText('Active', { exact: true })).toBeVisible();
 
     // And in their transactions: the ROI payment, from the plan, into Income Working.

@@ -103,7 +103,7 @@ test('a member buys a plan through review and receipt: the Active Wallet drops b
     await amount.fill('300');
     await card.getByRole('button', { name: 'Review' }).click();
     await expect(card.getByText('Not enough in your Active Wallet: $250.00 available')).toBeVisible();
-    await expect(card.getByRole('link', { name: 'Deposit to your Active Wallet' })).toBeVisible();
+    await expect(card.getByRole('link', { name: 'Add money to your Active Wallet' })).toBeVisible();
     expect(posts()).toBe(0);
 
     await amount.fill('100');

@@ -94,6 +94,7 @@ export function DataTable<T extends RowData>({
   rowKey,
   status = IN_HAND,
   empty,
+  emptyAction,
   noun,
   testId,
   searchLabel,
@@ -115,6 +116,8 @@ export function DataTable<T extends RowData>({
   status?: Status;
   /** What an empty list says (after a search: "No … match this search." is added). */
   empty: ReactNode;
+  /** The one next step an empty list offers (a link, a form), shown under `empty`; never after a search. */
+  emptyAction?: ReactNode;
   /** The counted thing, singular and plural: ['member', 'members']. */
   noun: readonly [string, string];
   testId?: string;
@@ -268,9 +271,12 @@ export function DataTable<T extends RowData>({
       ) : status.error ? (
         <QueryError error={status.error} onRetry={() => status.refetch()} />
       ) : !hasRows || shown.length === 0 ? (
-        <p className="muted table-empty" data-testid={testId ? `${testId}-empty` : undefined}>
-          {searching ? `No ${noun[1]} match this search.` : empty}
-        </p>
+        <>
+          <p className="muted table-empty" data-testid={testId ? `${testId}-empty` : undefined}>
+            {searching ? `No ${noun[1]} match this search.` : empty}
+          </p>
+          {searching ? null : emptyAction}
+        </>
       ) : (
         <>
           <div className="table-scroll" aria-busy={status.isFetching ?? false}>

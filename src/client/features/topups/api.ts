@@ -4,7 +4,7 @@ import { GENERIC } from '../../../shared/messages.ts';
 import { formatCents } from '../../../shared/money.ts';
 import type { actPlanListSchema, Plan, planListSchema } from '../../../shared/plans.ts';
 import type { Topup, topupListSchema, topupMemberSchema, topupResultSchema } from '../../../shared/topups.ts';
-import type { WalletBalance } from '../../../shared/wallets.ts';
+import type { MemberBalance } from '../../../shared/wallets.ts';
 import { ApiError, api, NetworkError } from '../../lib/http.ts';
 import { newIdempotencyKey } from '../../lib/idempotency.ts';
 
@@ -15,7 +15,7 @@ export type TopupMember = v.InferOutput<typeof topupMemberSchema>['member'];
 /** The Active Wallet pays every top-up: the same balance (and cache entry) the wallet cards show. */
 export const balanceQuery = queryOptions({
   queryKey: ['wallet', 'balance'],
-  queryFn: () => api<WalletBalance>('GET', '/wallet/balance'),
+  queryFn: () => api<MemberBalance>('GET', '/wallet/balance'),
   staleTime: 0,
   networkMode: 'offlineFirst',
 });

@@ -13,7 +13,7 @@ import {
   type transferResultSchema,
 } from '../../../shared/transfers.ts';
 import type { singleUserSchema } from '../../../shared/users.ts';
-import type { emailUserSchema, WalletBalance } from '../../../shared/wallets.ts';
+import type { emailUserSchema, MemberBalance } from '../../../shared/wallets.ts';
 import { ApiError, api, errorText, noAnswerText } from '../../lib/http.ts';
 import { newIdempotencyKey } from '../../lib/idempotency.ts';
 
@@ -72,7 +72,7 @@ export const transferHistoryQuery = (memberId: string) =>
 /** The form's source balances: what each wallet can send now. */
 export const availableBalanceQuery = queryOptions({
   queryKey: ['wallet', 'balance'],
-  queryFn: () => api<WalletBalance>('GET', '/wallet/balance'),
+  queryFn: () => api<MemberBalance>('GET', '/wallet/balance'),
   staleTime: 0,
   networkMode: 'offlineFirst',
 });

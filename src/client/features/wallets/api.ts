@@ -5,8 +5,8 @@ import type {
   AdjustmentInput,
   adjustmentResultSchema,
   emailUserSchema,
+  MemberBalance,
   Reconciliation,
-  WalletBalance,
 } from '../../../shared/wallets.ts';
 import { api } from '../../lib/http.ts';
 import { newIdempotencyKey } from '../../lib/idempotency.ts';
@@ -17,7 +17,7 @@ export type AdjustmentResult = v.InferOutput<typeof adjustmentResultSchema>;
 /** The signed-in member's available balances. Money changes behind the member's back: always re-asked on a visit. */
 export const walletBalanceQuery = queryOptions({
   queryKey: ['wallet', 'balance'],
-  queryFn: () => api<WalletBalance>('GET', '/wallet/balance'),
+  queryFn: () => api<MemberBalance>('GET', '/wallet/balance'),
   staleTime: 0,
   // Asked even offline: the service worker answers from the member's offline copy.
   networkMode: 'offlineFirst',

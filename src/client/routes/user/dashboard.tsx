@@ -9,8 +9,12 @@ import {
   QuickLinks,
   TeamCard,
 } from '../../features/dashboard/components/daily-cards.tsx';
+import { FirstSteps, type FirstStepsDone } from '../../features/dashboard/components/first-steps.tsx';
+import { incomeSummaryQuery } from '../../features/income/api.ts';
 import { DashboardBanner } from '../../features/notifications/components/dashboard-banner.tsx';
+import { teamSummaryQuery } from '../../features/team/api.ts';
 import { ReferralCard } from '../../features/users/components/referral-card.tsx';
+import { walletBalanceQuery } from '../../features/wallets/api.ts';
 import { WalletCards } from '../../features/wallets/components/wallet-cards.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 
@@ -19,13 +23,34 @@ const LatestNewsCard = lazy(() => import('../../features/news/components/latest-
 
 export const Route = createFileRoute('/user/dashboard')({ component: MemberDashboard });
 
+/**
+ * Which first steps are done, from the answers the dashboard's cards ask for anyway (the same queries,
+ * so no request of its own); null until all are in, or when one failed (its card says so).
+ */
+function useFirstStepsDone(
+  member: { id: string; verify_at: string | null } | undefined,
+): FirstStepsDone | null {
+  const balance = useQuery(walletBalanceQuery).data;
+  const income = useQuery(incomeSummaryQuery).data;
+  const team = useQuery({ ...teamSummaryQuery(member?.id ?? ''), enabled: Boolean(member) }).data;
+  if (!member || !balance || !income || !team) return null;
+  return {
+    verify: member.verify_at !== null,
+    money: balance.money_added,
+    plan: income.investments.length > 0,
+    invite: team.children_count > 0,
+  };
+}
+
 function MemberDashboard() {
   const member = useQuery(memberSessionQuery).data?.auth;
   const queryClient = useQueryClient();
+  const firstSteps = useFirstStepsDone(member);
   if (!member) return null;
   return (
     <div className="stack">
       <h1>Welcome, {member.fullname}</h1>
+      <FirstSteps memberId={member.id} done={firstSteps} />
       <DashboardBanner />
       <WalletCards />
       <QuickLinks />

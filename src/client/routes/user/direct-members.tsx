@@ -1,7 +1,10 @@
 import { createFileRoute, Link } from '@tanstack/react-router';
 import { TEAM_TEXT } from '../../../shared/team.ts';
+import { referralLink } from '../../../shared/users.ts';
 import { useMemberSession } from '../../features/auth/use-session-watch.ts';
 import { DirectMembers } from '../../features/team/components/direct-members.tsx';
+import { REFERRAL_SHARE } from '../../features/users/components/referral-card.tsx';
+import { ShareLink } from '../../ui/share-link.tsx';
 
 export const Route = createFileRoute('/user/direct-members')({ component: DirectMembersPage });
 
@@ -16,7 +19,21 @@ function DirectMembersPage() {
           {TEAM_TEXT.treeTitle}
         </Link>
       </header>
-      {member ? <DirectMembers memberId={member.id} /> : null}
+      {member ? (
+        <DirectMembers
+          memberId={member.id}
+          emptyAction={
+            // An empty team's next step is the link that starts one.
+            <div className="card" data-testid="direct-members-invite">
+              <p>Invite someone: they join your team when they sign up with your referral link.</p>
+              <ShareLink
+                link={referralLink(window.location.origin, member.refferal_code)}
+                {...REFERRAL_SHARE}
+              />
+            </div>
+          }
+        />
+      ) : null}
     </div>
   );
 }

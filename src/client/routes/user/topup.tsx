@@ -5,6 +5,8 @@ import { ActiveWalletCard } from '../../features/topups/components/subscription-
 import { TopupForm } from '../../features/topups/components/topup-form.tsx';
 import { TopupList } from '../../features/topups/components/topup-list.tsx';
 
+import { RiskNote } from '../../ui/risk-note.tsx';
+
 export const Route = createFileRoute('/user/topup')({ component: TopupPage });
 
 function TopupPage() {
@@ -15,6 +17,7 @@ function TopupPage() {
         <h1>Invest</h1>
         <p className="muted">Buy a plan for yourself or for another member, paid from your Active Wallet.</p>
       </header>
+      <RiskNote className="compact" />
       {member ? (
         <>
           <ActiveWalletCard />

@@ -155,3 +155,22 @@ export const paidToMembers = (db: Db, sourceAccountId: string) =>
     .where('debit_account_id', '=', sourceAccountId)
     .where('credit_account_id', 'not like', 'platform:%')
     .where('phase', 'in', MOVED_PHASES);
+
+/**
+ * Whether money ever reached the member's Active Wallet from outside their own accounts (a deposit, a
+ * transfer from another member, a credit by staff). Moving income from their own Income Working wallet
+ * is not money added, and a held transfer is not money until it is posted.
+ */
+export async function hasMoneyAdded(db: Db, memberId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('ledger_transfers')
+    .select('id')
+    .where('credit_account_id', '=', `${memberId}:business`)
+    .where('debit_account_id', 'not in', (eb) =>
+      eb.selectFrom('ledger_accounts').select('id').where('user_id', '=', memberId),
+    )
+    .where('phase', 'in', MOVED_PHASES)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -3,25 +3,25 @@ import { errorBodySchema } from '../../../shared/errors.ts';
 import {
   adjustmentResultSchema,
   adjustmentSchema,
+  memberBalanceSchema,
   reconciliationSchema,
-  walletBalanceSchema,
 } from '../../../shared/wallets.ts';
 import type { Db } from '../../db/database.ts';
 import { defineRoute, idempotencyKeyOf } from '../../http/route.ts';
 import { reconcile } from './ledger.service.ts';
-import { adjustBalance, walletBalance } from './wallets.service.ts';
+import { adjustBalance, memberBalance } from './wallets.service.ts';
 
 export function registerWalletsRoutes(app: FastifyInstance, { db }: { db: Db }): void {
   defineRoute(app, {
     method: 'GET',
     url: '/wallet/balance',
     summary:
-      "The signed-in member's available balances: business (Active Wallet) and working (Income Working)",
+      "The signed-in member's available balances, business (Active Wallet) and working (Income Working), and money_added: whether money ever reached the Active Wallet from outside the member's own wallets",
     tags: ['wallets'],
     access: 'member',
-    responses: { 200: walletBalanceSchema, 401: errorBodySchema, 403: errorBodySchema },
+    responses: { 200: memberBalanceSchema, 401: errorBodySchema, 403: errorBodySchema },
     offlineCopy: true,
-    handler: async ({ user }) => walletBalance(db, user.user.id),
+    handler: async ({ user }) => memberBalance(db, user.user.id),
   });
 
   defineRoute(app, {

@@ -1,5 +1,10 @@
 import { formatCents } from '../../../shared/money.ts';
-import type { AdjustmentInput, LedgerTransfer, WalletBalance } from '../../../shared/wallets.ts';
+import type {
+  AdjustmentInput,
+  LedgerTransfer,
+  MemberBalance,
+  WalletBalance,
+} from '../../../shared/wallets.ts';
 import { WALLET_MESSAGES } from '../../../shared/wallets.ts';
 import type { Db } from '../../db/database.ts';
 import type { LedgerTransferTable } from '../../db/schema.ts';
@@ -9,7 +14,7 @@ import { insertAudit } from '../audit/audit.repository.ts';
 import { type Outcome, runOnce } from '../idempotency/idempotency.service.ts';
 import { notifyBalanceAdjusted } from '../notifications/notifications.service.ts';
 import { findUserById } from '../users/users.repository.ts';
-import { balancesOf } from './ledger.repository.ts';
+import { balancesOf, hasMoneyAdded } from './ledger.repository.ts';
 import { ensureWallets, PLATFORM, postTransfer, walletAccountId } from './ledger.service.ts';
 
 export function toLedgerTransfer(row: LedgerTransferTable): LedgerTransfer {
@@ -38,6 +43,12 @@ export async function walletBalance(db: Db, userId: string): Promise<WalletBalan
     business: formatCents(available(walletAccountId(userId, 'business'))),
     working: formatCents(available(walletAccountId(userId, 'working'))),
   };
+}
+
+/** GET /wallet/balance: what the member can spend now, and whether money was ever added. */
+export async function memberBalance(db: Db, userId: string): Promise<MemberBalance> {
+  const [balance, moneyAdded] = await Promise.all([walletBalance(db, userId), hasMoneyAdded(db, userId)]);
+  return { ...balance, money_added: moneyAdded };
 }
 
 /** Support staff correct a member's wallet: a balanced transfer against the platform's adjustments account, audited. */

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { formatDateTime, formatMoney } from '../../../lib/format.ts';
 import { QueryError } from '../../../ui/query-error.tsx';
+import { RiskNote } from '../../../ui/risk-note.tsx';
 import { Spinner } from '../../../ui/spinner.tsx';
 import { incomeSummaryQuery } from '../../income/api.ts';
 import { myNotificationsQuery } from '../../notifications/api.ts';
@@ -53,7 +54,8 @@ export function IncomeCard() {
               </dd>
             </div>
           </dl>
-          <p className="muted">Past income does not predict future income; plans can lose value.</p>
+          {/* Beside the figures, not only at the foot of the page: past income promises nothing. */}
+          <RiskNote className="compact" />
           <Link to="/user/income" className="button">
             Income and investments
           </Link>
@@ -98,8 +100,9 @@ export function TeamCard({ memberId }: { memberId: string }) {
       ) : (
         <p data-testid="rank-line">
           Rank: <strong>{reached?.rank ?? 'none yet'}</strong>
+          {/* The next rank is its requirement, never its prize: the reward is on the rewards screen's ladder. */}
           {next && nextReward
-            ? ` · next: ${next.rank} (${formatMoney(nextReward.amount)} reward) after ${formatMoney(next.business_left)} more team business`
+            ? ` · ${next.rank} needs ${formatMoney(nextReward.business_needed)} team business (${formatMoney(next.business_left)} more than now)`
             : null}
         </p>
       )}

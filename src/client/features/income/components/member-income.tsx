@@ -2,21 +2,22 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { lazy, Suspense } from 'react';
 import type { IncomeByKind, IncomeSummary, MemberInvestment } from '../../../../shared/income.ts';
-import { parseCents } from '../../../../shared/money.ts';
 import { TRANSACTION_TABLE_LABELS } from '../../../../shared/transactions.ts';
-import { formatMoney } from '../../../lib/format.ts';
+import { formatDateTime, formatMoney } from '../../../lib/format.ts';
+import type { GlossaryId } from '../../../ui/glossary.ts';
 import { QueryError } from '../../../ui/query-error.tsx';
 import { Spinner } from '../../../ui/spinner.tsx';
+import { Term } from '../../../ui/term.tsx';
 import { incomeSummaryQuery } from '../api.ts';
 import '../income.css';
 
 // The chart is drawn only once the figures are in, in a chunk of its own.
 const IncomeChart = lazy(() => import('./income-chart.tsx'));
 
-const KIND_ROWS: [keyof IncomeByKind, string][] = [
-  ['roi', 'ROI'],
-  ['activation', 'Activation income'],
-  ['level', 'Level income'],
+const KIND_ROWS: [keyof IncomeByKind, string, GlossaryId][] = [
+  ['roi', 'ROI', 'roi'],
+  ['activation', 'Activation income', 'activationIncome'],
+  ['level', 'Level income', 'levelIncome'],
 ];
 
 function PeriodCard({ title, figures, testId }: { title: string; figures: IncomeByKind; testId: string }) {
@@ -25,9 +26,11 @@ function PeriodCard({ title, figures, testId }: { title: string; figures: Income
       <h3>{title}</h3>
       <p className="income-total">{formatMoney(figures.total)}</p>
       <dl className="facts">
-        {KIND_ROWS.map(([kind, label]) => (
+        {KIND_ROWS.map(([kind, label, term]) => (
           <div key={kind}>
-            <dt>{label}</dt>
+            <dt>
+              <Term id={term}>{label}</Term>
+            </dt>
             <dd data-testid={`${testId}-${kind}`}>{formatMoney(figures[kind])}</dd>
           </div>
         ))}
@@ -36,9 +39,12 @@ function PeriodCard({ title, figures, testId }: { title: string; figures: Income
   );
 }
 
+/**
+ * One investment as it stands: what it is and what it has paid. Its limits are said as the rule they
+ * are, never drawn as a bar filling toward the cap or counted down as days still to pay: neither is
+ * income anyone has, and a run may pay nothing (a closed account, a plan ended by the cap).
+ */
 function InvestmentCard({ investment: i }: { investment: MemberInvestment }) {
-  // "12.50" percent is 1250 hundredths: read exactly, as money strings are.
-  const capBp = parseCents(i.cap_reached_percent) ?? 0;
   return (
     <li className="card income-investment" data-testid="income-investment">
       <div className="income-investment-head">
@@ -53,8 +59,8 @@ function InvestmentCard({ investment: i }: { investment: MemberInvestment }) {
           <dd>{formatMoney(i.amount)}</dd>
         </div>
         <div>
-          <dt>Daily ROI</dt>
-          <dd>{i.roi_percent}%</dd>
+          <dt>Bought</dt>
+          <dd>{formatDateTime(i.created_at)}</dd>
         </div>
         <div>
           <dt>ROI paid so far</dt>
@@ -62,26 +68,12 @@ function InvestmentCard({ investment: i }: { investment: MemberInvestment }) {
         </div>
         <div>
           <dt>Days paid</dt>
-          <dd>
-            {i.days_paid} of {i.duration_days}
-          </dd>
-        </div>
-        <div>
-          <dt>Days left</dt>
-          <dd data-testid="investment-days-left">{i.days_left}</dd>
+          <dd data-testid="investment-days-paid">{i.days_paid}</dd>
         </div>
       </dl>
-      <p className="income-cap-label">
-        {Number(i.cap_percent)}% cap: {formatMoney(i.roi_paid)} of {formatMoney(i.cap)} (
-        {i.cap_reached_percent}
-        %)
+      <p className="muted" data-testid="investment-rule">
+        {`The plan's rule: a daily run may pay ROI at ${i.roi_percent}% of the amount, on at most ${i.duration_days} days, and stops once ROI paid reaches ${Number(i.cap_percent)}% of the amount. A day's ROI is not guaranteed.`}
       </p>
-      <progress
-        className="income-cap"
-        max={10_000}
-        value={capBp}
-        aria-label={`${i.plan_name}: ${i.cap_reached_percent}% of the ${Number(i.cap_percent)}% cap reached`}
-      />
     </li>
   );
 }
@@ -90,6 +82,11 @@ function Investments({ investments }: { investments: IncomeSummary['investments'
   return (
     <section className="stack" aria-labelledby="income-investments-title">
       <h2 id="income-investments-title">Your investments</h2>
+      <p className="muted term-line">
+        <Term id="roi" />
+        <Term id="incomeCap" />
+        <Term id="incomeWorking" />
+      </p>
       {investments.length === 0 ? (
         <div className="card stack" data-testid="income-investments-empty">
           <p className="muted">You have no investments yet.</p>
@@ -108,7 +105,7 @@ function Investments({ investments }: { investments: IncomeSummary['investments'
   );
 }
 
-/** The member's own income by kind and period, the last 30 days, and each investment's progress. */
+/** The member's own income by kind and period, the last 30 days, and what each investment has paid. */
 export function MemberIncome() {
   const query = useQuery(incomeSummaryQuery);
   if (query.isPending) return <Spinner label="Loading your income" />;
@@ -126,7 +123,7 @@ export function MemberIncome() {
         ) : null}
         <div className="income-periods">
           <PeriodCard title="Today (UTC)" figures={summary.today} testId="income-today" />
-          <PeriodCard title="This month" figures={summary.month} testId="income-month" />
+          <PeriodCard title="This month (UTC)" figures={summary.month} testId="income-month" />
           <PeriodCard title="All time" figures={summary.all_time} testId="income-all" />
         </div>
         <nav aria-label="Income transactions" className="income-links">

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
 import '../payments.css';
 import { parseCents } from '../../../../shared/money.ts';
 import { coinAmount, cryptoUnits, type Payment } from '../../../../shared/payments.ts';
@@ -85,6 +86,11 @@ export function DepositHistory() {
         rowProps={(p) => ({ 'data-payment-id': p.payment_id })}
         status={query}
         empty={<span data-testid="deposits-empty">No deposits yet.</span>}
+        emptyAction={
+          <Link to="/user/add-money" className="button">
+            Add money
+          </Link>
+        }
         noun={['deposit', 'deposits']}
         testId="deposit-history"
         layout="stacked"

@@ -5,6 +5,7 @@ import { formatDateTime, formatMoney } from '../../../lib/format.ts';
 import { errorText } from '../../../lib/http.ts';
 import { QueryError } from '../../../ui/query-error.tsx';
 import { Spinner } from '../../../ui/spinner.tsx';
+import { Term } from '../../../ui/term.tsx';
 import { claimReward, memberRewardsQuery, refreshRewards } from '../api.ts';
 
 /** /user/rewards: the ladder, the member's team business, the next rank, and a Claim on each reached reward. */
@@ -17,6 +18,7 @@ export function MemberRewards({ memberId }: { memberId: string }) {
   if (query.isPending) return <Spinner label="Loading rewards..." />;
   if (query.error) return <QueryError error={query.error} onRetry={() => query.refetch()} />;
   const standing = query.data;
+  const next = standing.rewards.find((reward) => reward.id === standing.next?.id);
 
   async function claim(reward: MemberReward) {
     setClaiming(reward.id);
@@ -37,12 +39,19 @@ export function MemberRewards({ memberId }: { memberId: string }) {
     <div className="stack">
       <section className="card" aria-labelledby="rewards-standing">
         <h2 id="rewards-standing">Your team business</h2>
+        <p className="muted term-line">
+          <Term id="teamBusiness" />
+          <Term id="carryForward" />
+          <Term id="cto" />
+        </p>
         <p className="big-figure" data-testid="rewards-business">
           {formatMoney(standing.team_business)}
         </p>
-        {standing.next ? (
+        {next ? (
+          // The requirement of the next rank, not its prize: the ladder below lists every rank's rule.
           <p className="muted" data-testid="rewards-next">
-            {standing.next.rank}: {formatMoney(standing.next.business_left)} more team business to go.
+            Next rank: {next.rank} needs {formatMoney(next.business_needed)} of team business,{' '}
+            {formatMoney(standing.next?.business_left ?? '0.00')} more than now.
           </p>
         ) : (
           <p className="muted">You have reached every reward of the ladder.</p>
@@ -70,7 +79,8 @@ export function MemberRewards({ memberId }: { memberId: string }) {
             <li key={reward.id} className="card" data-testid="reward" data-rank={reward.rank}>
               <h3>{reward.rank}</h3>
               <p>
-                Team business {formatMoney(reward.business_needed)} · reward {formatMoney(reward.amount)}
+                Needs {formatMoney(reward.business_needed)} of team business · reward{' '}
+                {formatMoney(reward.amount)}
               </p>
               {reward.claimed ? (
                 <p className="badge green">

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { formatDateTime, formatMoney } from '../../../lib/format.ts';
 import { QueryError } from '../../../ui/query-error.tsx';
 import { Spinner } from '../../../ui/spinner.tsx';
+import { Term } from '../../../ui/term.tsx';
 import { salaryHistoryQuery, salaryTiersQuery } from '../api.ts';
 
 // /user/rewards "Salary": the tiers (what each needs, in a calendar month) and the member's own salary
@@ -14,10 +15,13 @@ export function MemberSalary({ memberId }: { memberId: string }) {
   return (
     <section className="stack" aria-labelledby="salary-title">
       <h2 id="salary-title">Salary</h2>
+      <p className="muted term-line">
+        <Term id="salary" />
+      </p>
       <p className="muted">
         A monthly salary is paid on the 1st (UTC) for the month before, only when the new business your whole
-        team brought in that month and your active direct members meet a tier: then the highest tier you met,
-        once. A month that meets no tier pays nothing; nothing here is guaranteed.
+        team brought in that month and your activated direct members meet a tier: then the highest tier you
+        met, once. A month that meets no tier pays nothing: a salary is not guaranteed.
       </p>
       <SalaryTiers />
       <SalaryHistory memberId={memberId} />
@@ -36,7 +40,7 @@ function SalaryTiers() {
         <li key={tier.id} className="card" data-testid="salary-tier">
           <h3>{tier.name}</h3>
           <p>
-            New team business in a month {formatMoney(tier.min_business)} · active direct members{' '}
+            New team business in a month {formatMoney(tier.min_business)} · activated direct members{' '}
             {tier.min_active_directs} · salary {formatMoney(tier.amount)}
           </p>
         </li>

@@ -67,7 +67,13 @@ const COLUMNS: DataColumn<DirectMember>[] = [
 ];
 
 /** /user/direct-members: the members who joined with this member's referral code. */
-export function DirectMembers({ memberId }: { memberId: string }) {
+export function DirectMembers({
+  memberId,
+  emptyAction,
+}: {
+  memberId: string;
+  emptyAction?: React.ReactNode;
+}) {
   const query = useQuery(directMembersQuery(memberId));
   return (
     <DataTable
@@ -77,6 +83,7 @@ export function DirectMembers({ memberId }: { memberId: string }) {
       rowKey={(m) => m.id}
       status={query}
       empty={TEAM_TEXT.noDirects}
+      emptyAction={emptyAction}
       noun={['direct member', 'direct members']}
       testId="direct-members"
       searchLabel={TEAM_TEXT.search}

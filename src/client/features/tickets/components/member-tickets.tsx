@@ -66,6 +66,11 @@ export function MemberTickets({ memberId }: { memberId: string }) {
       rowProps={(ticket) => ({ 'data-ticket-id': ticket.ticket_id })}
       status={query}
       empty={TICKET_MESSAGES.noTickets}
+      emptyAction={
+        <Link to="/user/query/create" className="button">
+          Ask support a question
+        </Link>
+      }
       noun={['ticket', 'tickets']}
       testId="tickets"
       layout="stacked"

@@ -87,8 +87,8 @@ export function InvestForm({
       />
       {short ? (
         <p>
-          <Link to="/user/scanner" className="button">
-            Deposit to your Active Wallet
+          <Link to="/user/add-money" className="button">
+            Add money to your Active Wallet
           </Link>
         </p>
       ) : null}

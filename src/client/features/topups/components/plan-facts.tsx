@@ -7,7 +7,10 @@ export const planRange = (plan: Plan) =>
     ? formatMoney(plan.min_amount)
     : `${formatMoney(plan.min_amount)} to ${formatMoney(plan.max_amount)}`;
 
-/** What a plan is: its amounts, daily ROI rate and duration; no figure of income that does not exist. */
+/**
+ * What a plan is, as its rules: its amounts, the most a day can pay and on how many days at most. No
+ * figure of income that does not exist (no rate times days, no total at the end).
+ */
 export function PlanFacts({ plan }: { plan: Plan }) {
   return (
     <dl className="facts">
@@ -16,11 +19,11 @@ export function PlanFacts({ plan }: { plan: Plan }) {
         <dd data-testid="plan-range">{planRange(plan)}</dd>
       </div>
       <div>
-        <dt>Daily ROI</dt>
+        <dt>Daily ROI rate</dt>
         <dd>{plan.roi_percent} %</dd>
       </div>
       <div>
-        <dt>Duration</dt>
+        <dt>Paid on at most</dt>
         <dd>
           {plan.duration_days} {plan.duration_days === 1 ? 'day' : 'days'}
         </dd>
@@ -29,6 +32,6 @@ export function PlanFacts({ plan }: { plan: Plan }) {
   );
 }
 
-/** Said on every plan in plain words: the rate is a target, not a promise. */
+/** Said on every plan in plain words: the rate is a ceiling a day's run may pay, not a promise. */
 export const NOT_GUARANTEED =
-  'Returns are not guaranteed: the daily ROI is a target, not a promise, and you may lose part or all of the amount you invest.';
+  "Returns are not guaranteed: a day's run pays at most the daily ROI rate and may pay nothing, ROI stops once it reaches the income cap, and you may lose part or all of the amount you invest.";

@@ -1,8 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
-import { parseCents } from '../../../../shared/money.ts';
+import { formatCents, parseCents } from '../../../../shared/money.ts';
 import type { Plan } from '../../../../shared/plans.ts';
+import type { Topup } from '../../../../shared/topups.ts';
 import { formatMoney } from '../../../lib/format.ts';
 import { QueryError } from '../../../ui/query-error.tsx';
 import { Spinner } from '../../../ui/spinner.tsx';
@@ -11,6 +12,8 @@ import '../topups.css';
 import { InvestForm } from './invest-form.tsx';
 import { NOT_GUARANTEED, PlanFacts } from './plan-facts.tsx';
 import { RedeemCodeForm } from './redeem-code-form.tsx';
+
+const sumCents = (amounts: string[]) => amounts.reduce((sum, amount) => sum + (parseCents(amount) ?? 0), 0);
 
 /** The Active Wallet's balance: what every purchase here is paid from. */
 export function ActiveWalletCard() {
@@ -28,8 +31,8 @@ export function ActiveWalletCard() {
         </p>
       ) : null}
       <p className="muted">Plans and investments are paid from it. Money you add lands in it.</p>
-      <Link to="/user/scanner" className="button">
-        Deposit
+      <Link to="/user/add-money" className="button">
+        Add money
       </Link>
     </section>
   );
@@ -43,6 +46,7 @@ function PlanCard({
   memberId,
   availableCents,
   holdsOwn,
+  held,
 }: {
   plan: Plan;
   open: boolean;
@@ -51,6 +55,8 @@ function PlanCard({
   memberId: string;
   availableCents: number | undefined;
   holdsOwn: boolean;
+  /** The member's own investments in this plan (bought by them or for them). */
+  held: Topup[];
 }) {
   const minCents = parseCents(plan.min_amount) ?? 0;
   const tooLittle = availableCents !== undefined && availableCents < minCents;
@@ -59,11 +65,17 @@ function PlanCard({
       <h3>{plan.name}</h3>
       <PlanFacts plan={plan} />
       <p className="muted plan-risk">{NOT_GUARANTEED}</p>
+      {held.length > 0 ? (
+        // What was paid, never what might be: the member's own investments in this plan so far.
+        <p data-testid="plan-held">
+          {`You hold ${held.length === 1 ? 'one investment' : `${held.length} investments`} in this plan: ${formatMoney(formatCents(sumCents(held.map((t) => t.amount))))} invested, ${formatMoney(formatCents(sumCents(held.map((t) => t.roi_paid))))} of ROI paid so far.`}
+        </p>
+      ) : null}
       {tooLittle ? (
         <p data-testid="too-little">
           Your Active Wallet holds less than this plan's{' '}
-          {plan.min_amount === plan.max_amount ? 'price' : 'minimum'}. <Link to="/user/scanner">Deposit</Link>{' '}
-          first.
+          {plan.min_amount === plan.max_amount ? 'price' : 'minimum'}.{' '}
+          <Link to="/user/add-money">Add money</Link> first.
         </p>
       ) : null}
       {open ? (
@@ -118,6 +130,7 @@ export function SubscriptionView({ memberId }: { memberId: string }) {
                 memberId={memberId}
                 availableCents={availableCents}
                 holdsOwn={holdsOwn}
+                held={list?.topups.filter((t) => t.plan_id === plan.id && t.user_id === memberId) ?? []}
               />
             ))}
           </ul>

@@ -211,7 +211,9 @@ export function TopupForm({ self }: { self: { id: string; fullname: string; user
           onChange={set('plan_id')}
           error={errors.plan_id}
           hint={
-            plan ? `Daily ROI ${plan.roi_percent} % (not guaranteed), ${plan.duration_days} days` : undefined
+            plan
+              ? `Daily ROI rate ${plan.roi_percent} % at most (not guaranteed), paid on at most ${plan.duration_days} days`
+              : undefined
           }
           disabled={busy || !plans.data}
         >
@@ -238,8 +240,8 @@ export function TopupForm({ self }: { self: { id: string; fullname: string; user
           disabled={busy}
         />
         {short ? (
-          <Link to="/user/scanner" className="button">
-            Deposit to your Active Wallet
+          <Link to="/user/add-money" className="button">
+            Add money to your Active Wallet
           </Link>
         ) : null}
         <MoneyOfflineNote />

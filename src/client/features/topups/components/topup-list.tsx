@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
 import type { Topup, TopupType } from '../../../../shared/topups.ts';
 import { formatDateTime, formatMoney } from '../../../lib/format.ts';
 import { type DataColumn, DataTable } from '../../../ui/data-table.tsx';
@@ -91,7 +92,7 @@ export function TopupList({ memberId }: { memberId: string }) {
     <section className="card" aria-labelledby="topup-list-title">
       <h2 id="topup-list-title">Your investments</h2>
       {query.data && query.data.total > query.data.topups.length ? (
-        <p className="muted">{`The newest ${query.data.topups.length} of your ${query.data.total} top-ups.`}</p>
+        <p className="muted">{`The newest ${query.data.topups.length} of your ${query.data.total} investments.`}</p>
       ) : null}
       <DataTable
         caption="Investments you paid or received"
@@ -101,6 +102,11 @@ export function TopupList({ memberId }: { memberId: string }) {
         rowProps={(t) => ({ 'data-plan': t.plan_name })}
         status={query}
         empty="No investments yet: none paid or received."
+        emptyAction={
+          <Link to="/user/subscription" className="button">
+            Choose a plan
+          </Link>
+        }
         noun={['investment', 'investments']}
         testId="topups"
         searchLabel="Search investments"

@@ -142,14 +142,14 @@ export function FailedModal({
       {/* Without an answer the payment may still have gone through: the list and balance tell. */}
       {failure?.retry ? (
         <p className="muted">
-          Check your top-ups and your balance first: if it is not there, you can try again in a moment.
+          Check your investments and your balance first: if it is not there, you can try again in a moment.
         </p>
       ) : null}
       <p className="muted">What you typed is kept in the form.</p>
       <div className="modal-actions">
         {short ? (
-          <Link to="/user/scanner" className="button primary">
-            Deposit
+          <Link to="/user/add-money" className="button primary">
+            Add money
           </Link>
         ) : null}
         <button type="button" className="button" onClick={onClose}>

@@ -119,6 +119,39 @@ export function MemberTransactions({
   ) : null;
 }
 
+type EmptyAction = {
+  to:
+    | '/user/add-money'
+    | '/user/subscription'
+    | '/user/direct-members'
+    | '/user/transfer-form'
+    | '/user/withdrawal'
+    | '/user/rewards';
+  label: string;
+};
+const ADD_MONEY: EmptyAction = { to: '/user/add-money', label: 'Add money' };
+const PLANS: EmptyAction = { to: '/user/subscription', label: 'See the plans' };
+const TEAM: EmptyAction = { to: '/user/direct-members', label: 'Invite someone' };
+const REWARDS: EmptyAction = { to: '/user/rewards', label: 'See the rewards' };
+const WITHDRAW: EmptyAction = { to: '/user/withdrawal', label: 'Withdraw' };
+
+/** An empty list's one next step: what puts a first row in it. Adjustments are staff's, so none. */
+const EMPTY_ACTIONS: Record<TransactionTable, EmptyAction | null> = {
+  all_transaction: ADD_MONEY,
+  deposit_transaction: ADD_MONEY,
+  roi_transaction: PLANS,
+  topup_transaction: PLANS,
+  level_transaction: TEAM,
+  activation_transaction: TEAM,
+  transfer_transaction: { to: '/user/transfer-form', label: 'Send money' },
+  withdrawal_transaction: WITHDRAW,
+  withdrawal_fee_transaction: WITHDRAW,
+  reward_transaction: REWARDS,
+  salary_transaction: REWARDS,
+  cto_transaction: REWARDS,
+  adjustment_transaction: null,
+};
+
 function UnknownList() {
   return (
     <div className="card" role="alert">
@@ -155,6 +188,8 @@ function TransactionList({
       fit: 'fit' in next ? next.fit : fit,
       search: { ...search, page: undefined, ...changes },
     });
+  // A narrowing by direction out or by status says what is not there; the whole list has a next step.
+  const emptyAction = fit === undefined || fit === 'in' || fit === 'invest' ? EMPTY_ACTIONS[table] : null;
   const statusFromFit = fit === 'pending' || fit === 'completed' || fit === 'failed';
   const [source, setSource] = useState(search.source ?? '');
   // A source link or /transactions/{source} changes the address while this list stays on screen.
@@ -229,6 +264,14 @@ function TransactionList({
         rowProps={(t) => ({ 'data-transaction-id': t.transaction_id })}
         status={query}
         empty={<span data-testid="transactions-empty">No transactions found.</span>}
+        emptyAction={
+          // Only for the list as it is: a status or source that matches nothing needs no first step.
+          emptyAction && !search.status && !search.source ? (
+            <Link to={emptyAction.to} className="button" data-testid="transactions-empty-action">
+              {emptyAction.label}
+            </Link>
+          ) : null
+        }
         noun={['transaction', 'transactions']}
         testId="member-transactions"
         layout="stacked"

@@ -39,6 +39,12 @@ export function TransferDashboard({
       </div>
     );
   const { outgoing, incoming } = data.transfers;
+  // Nothing sent yet: the next step is the form, one tab away.
+  const sendMoney = (
+    <button type="button" className="button primary" onClick={() => onTab('transfer')}>
+      Send money
+    </button>
+  );
   return (
     <Tabs
       label="Transfers"
@@ -54,7 +60,7 @@ export function TransferDashboard({
       {tab === 'overview' ? (
         <div className="stack">
           <OverviewCards stats={data.stats} />
-          <RecentActivity history={data} />
+          <RecentActivity history={data} emptyAction={sendMoney} />
           {historyLink}
         </div>
       ) : null}
@@ -63,6 +69,7 @@ export function TransferDashboard({
           transfers={outgoing}
           direction="sent"
           empty={TRANSFER_MESSAGES.noOutgoing}
+          emptyAction={sendMoney}
           caption="Transfers you sent"
         />
       ) : null}

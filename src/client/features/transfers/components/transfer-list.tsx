@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { badgeColour, type Transfer } from '../../../../shared/transfers.ts';
 import { formatDateTime, formatMoney } from '../../../lib/format.ts';
 import { transferParty } from '../api.ts';
@@ -34,16 +35,25 @@ export function TransferList({
   transfers,
   direction,
   empty,
+  emptyAction,
   caption,
   sentIds,
 }: {
   transfers: Transfer[];
   direction: 'sent' | 'received' | 'both';
   empty: string;
+  /** An empty list's next step (e.g. the transfer form), under the spec's empty text. */
+  emptyAction?: ReactNode;
   caption: string;
   sentIds?: ReadonlySet<string>;
 }) {
-  if (transfers.length === 0) return <p className="muted">{empty}</p>;
+  if (transfers.length === 0)
+    return (
+      <>
+        <p className="muted">{empty}</p>
+        {emptyAction}
+      </>
+    );
   const isSent = (t: Transfer) => (direction === 'both' ? Boolean(sentIds?.has(t.id)) : direction === 'sent');
   return (
     <ul className="activity transfer-list" aria-label={caption} data-testid={`${direction}-list`}>

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { RECENT_ACTIVITY_COUNT } from '../../../../shared/constants.ts';
 import type { Transfer, TransferHistory, TransferStats } from '../../../../shared/transfers.ts';
 import { TRANSFER_MESSAGES } from '../../../../shared/transfers.ts';
@@ -49,7 +50,13 @@ export function OverviewCards({ stats }: { stats: TransferStats }) {
 }
 
 /** The 5 newest transfers of both directions (spec 9). */
-export function RecentActivity({ history }: { history: TransferHistory }) {
+export function RecentActivity({
+  history,
+  emptyAction,
+}: {
+  history: TransferHistory;
+  emptyAction?: ReactNode;
+}) {
   const outgoing = new Set(history.transfers.outgoing.map((t) => t.id));
   const incoming = new Set(history.transfers.incoming.map((t) => t.id));
   const recent = [...history.transfers.all]
@@ -65,7 +72,10 @@ export function RecentActivity({ history }: { history: TransferHistory }) {
     <section className="card" aria-labelledby="recent-activity-title">
       <h2 id="recent-activity-title">Recent Activity</h2>
       {recent.length === 0 ? (
-        <p className="muted">{TRANSFER_MESSAGES.noActivity}</p>
+        <>
+          <p className="muted">{TRANSFER_MESSAGES.noActivity}</p>
+          {emptyAction}
+        </>
       ) : (
         <ul className="activity" data-testid="recent-activity">
           {recent.map((t) => (
