@@ -199,7 +199,6 @@ export function TransferForm({
           autoComplete="off"
           autoCapitalize="off"
           spellCheck={false}
-          hint="Or scan their member QR code"
           value={fields.email}
           onChange={set('email')}
           error={recipientError}
