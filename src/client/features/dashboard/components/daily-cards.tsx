@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { formatDateTime, formatMoney } from '../../../lib/format.ts';
+import { formatUsd } from '../../../../shared/money.ts';
+import { formatDateTime } from '../../../lib/format.ts';
 import { QueryError } from '../../../ui/query-error.tsx';
 import { Spinner } from '../../../ui/spinner.tsx';
 import { incomeSummaryQuery } from '../../income/api.ts';
@@ -40,16 +41,16 @@ export function IncomeCard() {
           <dl className="stat-grid">
             <div className="stat">
               <dt>Today</dt>
-              <dd data-testid="income-today">{formatMoney(data.today.total)}</dd>
+              <dd data-testid="income-today">{formatUsd(data.today.total)}</dd>
             </div>
             <div className="stat">
               <dt>This month</dt>
-              <dd data-testid="income-month">{formatMoney(data.month.total)}</dd>
+              <dd data-testid="income-month">{formatUsd(data.month.total)}</dd>
             </div>
             <div className="stat">
               <dt>Active investments</dt>
               <dd data-testid="active-investments">
-                {active.length} · {formatMoney((invested / 100).toFixed(2))}
+                {active.length} · {formatUsd((invested / 100).toFixed(2))}
               </dd>
             </div>
           </dl>
@@ -83,7 +84,7 @@ export function TeamCard({ memberId }: { memberId: string }) {
           </div>
           <div className="stat">
             <dt>Team business</dt>
-            <dd data-testid="team-business">{formatMoney(team.data.team_business)}</dd>
+            <dd data-testid="team-business">{formatUsd(team.data.team_business)}</dd>
           </div>
           <div className="stat">
             <dt>Direct members</dt>
@@ -99,7 +100,7 @@ export function TeamCard({ memberId }: { memberId: string }) {
         <p data-testid="rank-line">
           Rank: <strong>{reached?.rank ?? 'none yet'}</strong>
           {next && nextReward
-            ? ` · next: ${next.rank} (${formatMoney(nextReward.amount)} reward) after ${formatMoney(next.business_left)} more team business`
+            ? ` · next: ${next.rank} (${formatUsd(nextReward.amount)} reward) after ${formatUsd(next.business_left)} more team business`
             : null}
         </p>
       )}

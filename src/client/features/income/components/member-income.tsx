@@ -2,9 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { lazy, Suspense } from 'react';
 import type { IncomeByKind, IncomeSummary, MemberInvestment } from '../../../../shared/income.ts';
-import { parseCents } from '../../../../shared/money.ts';
+import { formatUsd, parseCents } from '../../../../shared/money.ts';
 import { TRANSACTION_TABLE_LABELS } from '../../../../shared/transactions.ts';
-import { formatMoney } from '../../../lib/format.ts';
 import { QueryError } from '../../../ui/query-error.tsx';
 import { Spinner } from '../../../ui/spinner.tsx';
 import { incomeSummaryQuery } from '../api.ts';
@@ -23,12 +22,12 @@ function PeriodCard({ title, figures, testId }: { title: string; figures: Income
   return (
     <section className="card income-period" aria-label={title} data-testid={testId}>
       <h3>{title}</h3>
-      <p className="income-total">{formatMoney(figures.total)}</p>
+      <p className="income-total">{formatUsd(figures.total)}</p>
       <dl className="facts">
         {KIND_ROWS.map(([kind, label]) => (
           <div key={kind}>
             <dt>{label}</dt>
-            <dd data-testid={`${testId}-${kind}`}>{formatMoney(figures[kind])}</dd>
+            <dd data-testid={`${testId}-${kind}`}>{formatUsd(figures[kind])}</dd>
           </div>
         ))}
       </dl>
@@ -50,7 +49,7 @@ function InvestmentCard({ investment: i }: { investment: MemberInvestment }) {
       <dl className="facts">
         <div>
           <dt>Amount</dt>
-          <dd>{formatMoney(i.amount)}</dd>
+          <dd>{formatUsd(i.amount)}</dd>
         </div>
         <div>
           <dt>Daily ROI</dt>
@@ -58,7 +57,7 @@ function InvestmentCard({ investment: i }: { investment: MemberInvestment }) {
         </div>
         <div>
           <dt>ROI paid so far</dt>
-          <dd data-testid="investment-roi-paid">{formatMoney(i.roi_paid)}</dd>
+          <dd data-testid="investment-roi-paid">{formatUsd(i.roi_paid)}</dd>
         </div>
         <div>
           <dt>Days paid</dt>
@@ -72,8 +71,7 @@ function InvestmentCard({ investment: i }: { investment: MemberInvestment }) {
         </div>
       </dl>
       <p className="income-cap-label">
-        {Number(i.cap_percent)}% cap: {formatMoney(i.roi_paid)} of {formatMoney(i.cap)} (
-        {i.cap_reached_percent}
+        {Number(i.cap_percent)}% cap: {formatUsd(i.roi_paid)} of {formatUsd(i.cap)} ({i.cap_reached_percent}
         %)
       </p>
       <progress

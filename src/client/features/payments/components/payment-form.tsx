@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { formatCents, parseCents } from '../../../../shared/money.ts';
+import { formatUsd, parseCents } from '../../../../shared/money.ts';
 import {
   coinAmount,
   createPaymentSchema,
@@ -11,7 +11,6 @@ import {
   PRICE_CURRENCY,
   payAmountFor,
 } from '../../../../shared/payments.ts';
-import { formatMoney } from '../../../lib/format.ts';
 import { errorText } from '../../../lib/http.ts';
 import { useOffline } from '../../../lib/offline.ts';
 import { useSchemaForm } from '../../../lib/use-schema-form.ts';
@@ -25,7 +24,7 @@ const minimumFormat = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2,
 function preview(amount: string): string | null {
   const cents = parseCents(amount);
   if (cents === null || cents <= 0) return null;
-  return `You send ${coinAmount(payAmountFor(amount))}; ${formatMoney(formatCents(cents))} is credited to your Active Wallet.`;
+  return `You send ${coinAmount(payAmountFor(amount))}; ${formatUsd(cents)} is credited to your Active Wallet.`;
 }
 
 /** Spec 2 "Crypto payment page": the deposit in US dollars and the coin to pay with. */

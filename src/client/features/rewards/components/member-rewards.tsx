@@ -1,7 +1,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { formatUsd } from '../../../../shared/money.ts';
 import type { MemberReward } from '../../../../shared/rewards.ts';
-import { formatDateTime, formatMoney } from '../../../lib/format.ts';
+import { formatDateTime } from '../../../lib/format.ts';
 import { errorText } from '../../../lib/http.ts';
 import { QueryError } from '../../../ui/query-error.tsx';
 import { Spinner } from '../../../ui/spinner.tsx';
@@ -38,18 +39,18 @@ export function MemberRewards({ memberId }: { memberId: string }) {
       <section className="card" aria-labelledby="rewards-standing">
         <h2 id="rewards-standing">Your team business</h2>
         <p className="big-figure" data-testid="rewards-business">
-          {formatMoney(standing.team_business)}
+          {formatUsd(standing.team_business)}
         </p>
         {standing.next ? (
           <p className="muted" data-testid="rewards-next">
-            {standing.next.rank}: {formatMoney(standing.next.business_left)} more team business to go.
+            {standing.next.rank}: {formatUsd(standing.next.business_left)} more team business to go.
           </p>
         ) : (
           <p className="muted">You have reached every reward of the ladder.</p>
         )}
         {standing.carried_forward ? (
           <p className="muted" data-testid="rewards-carried">
-            Carried forward: {formatMoney(standing.carried_forward.amount)} beyond{' '}
+            Carried forward: {formatUsd(standing.carried_forward.amount)} beyond{' '}
             {standing.carried_forward.from_rank} already counts toward {standing.carried_forward.to_rank}.
           </p>
         ) : null}
@@ -70,7 +71,7 @@ export function MemberRewards({ memberId }: { memberId: string }) {
             <li key={reward.id} className="card" data-testid="reward" data-rank={reward.rank}>
               <h3>{reward.rank}</h3>
               <p>
-                Team business {formatMoney(reward.business_needed)} · reward {formatMoney(reward.amount)}
+                Team business {formatUsd(reward.business_needed)} · reward {formatUsd(reward.amount)}
               </p>
               {reward.claimed ? (
                 <p className="badge green">
@@ -83,7 +84,7 @@ export function MemberRewards({ memberId }: { memberId: string }) {
                   disabled={claiming !== null}
                   onClick={() => claim(reward)}
                 >
-                  {claiming === reward.id ? 'Claiming...' : `Claim ${formatMoney(reward.amount)}`}
+                  {claiming === reward.id ? 'Claiming...' : `Claim ${formatUsd(reward.amount)}`}
                 </button>
               ) : (
                 <p className="muted">Not reached yet</p>

@@ -1,11 +1,11 @@
+import { formatUsd } from '../../../../shared/money.ts';
 import type { Plan } from '../../../../shared/plans.ts';
-import { formatMoney } from '../../../lib/format.ts';
 
 /** "$10.00 to $1,000.00", or one price for an activation plan (its minimum is its maximum). */
 export const planRange = (plan: Plan) =>
   plan.min_amount === plan.max_amount
-    ? formatMoney(plan.min_amount)
-    : `${formatMoney(plan.min_amount)} to ${formatMoney(plan.max_amount)}`;
+    ? formatUsd(plan.min_amount)
+    : `${formatUsd(plan.min_amount)} to ${formatUsd(plan.max_amount)}`;
 
 /** What a plan is: its amounts, daily ROI rate and duration; no figure of income that does not exist. */
 export function PlanFacts({ plan }: { plan: Plan }) {

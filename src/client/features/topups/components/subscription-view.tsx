@@ -1,9 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
-import { parseCents } from '../../../../shared/money.ts';
+import { formatUsd, parseCents } from '../../../../shared/money.ts';
 import type { Plan } from '../../../../shared/plans.ts';
-import { formatMoney } from '../../../lib/format.ts';
 import { QueryError } from '../../../ui/query-error.tsx';
 import { Spinner } from '../../../ui/spinner.tsx';
 import { activePlansQuery, balanceQuery, holdsOwnTopup, topupListQuery } from '../api.ts';
@@ -24,7 +23,7 @@ export function ActiveWalletCard() {
       ) : null}
       {balance.data ? (
         <p className="balance-figure" data-testid="active-wallet">
-          {formatMoney(balance.data.business)}
+          {formatUsd(balance.data.business)}
         </p>
       ) : null}
       <p className="muted">Plans and top-ups are paid from it. Deposits land in it.</p>

@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
-import { parseCents } from '../../../../shared/money.ts';
+import { formatUsd, parseCents } from '../../../../shared/money.ts';
 import {
   TOPUP_MESSAGES,
   type Topup,
@@ -9,7 +9,6 @@ import {
   topupMemberQuerySchema,
 } from '../../../../shared/topups.ts';
 import { validateForm } from '../../../lib/field-errors.ts';
-import { formatMoney } from '../../../lib/format.ts';
 import { ApiError, errorText } from '../../../lib/http.ts';
 import { useOffline } from '../../../lib/offline.ts';
 import { useSchemaForm } from '../../../lib/use-schema-form.ts';
@@ -233,7 +232,7 @@ export function TopupForm({ self }: { self: { id: string; fullname: string; user
           onChange={set('amount')}
           error={errors.amount}
           hint={
-            balance ? `Paid from your Active Wallet (${formatMoney(balance.business)} available)` : undefined
+            balance ? `Paid from your Active Wallet (${formatUsd(balance.business)} available)` : undefined
           }
           disabled={busy}
         />

@@ -1,6 +1,6 @@
 import { useState } from 'react';
+import { formatUsd } from '../../../../shared/money.ts';
 import type { MemberLedgerEntry, MemberSessionInfo } from '../../../../shared/users.ts';
-import { formatMoney } from '../../../lib/format.ts';
 import { errorText } from '../../../lib/http.ts';
 import { type DataColumn, DataTable } from '../../../ui/data-table.tsx';
 import { DateTime } from '../../../ui/date-time.tsx';
@@ -37,7 +37,7 @@ const LEDGER_COLUMNS: DataColumn<MemberLedgerEntry>[] = [
     cell: (t) => (
       <span className={t.direction === 'in' ? 'amount-in' : t.direction === 'out' ? 'amount-out' : undefined}>
         {t.direction === 'in' ? '+' : t.direction === 'out' ? '-' : ''}
-        {formatMoney(t.amount)}
+        {formatUsd(t.amount)}
       </span>
     ),
   },

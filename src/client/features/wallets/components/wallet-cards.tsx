@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
+import { formatUsd } from '../../../../shared/money.ts';
 import { WALLET_LABELS, WALLETS } from '../../../../shared/wallets.ts';
-import { formatMoney } from '../../../lib/format.ts';
 import { QueryError } from '../../../ui/query-error.tsx';
 import { Spinner } from '../../../ui/spinner.tsx';
 import { walletBalanceQuery } from '../api.ts';
@@ -17,7 +17,7 @@ export function WalletCards() {
         {WALLETS.map((wallet) => (
           <div className="stat" key={wallet}>
             <dt>{WALLET_LABELS[wallet]}</dt>
-            <dd data-testid={`balance-${wallet}`}>{formatMoney(data[wallet])}</dd>
+            <dd data-testid={`balance-${wallet}`}>{formatUsd(data[wallet])}</dd>
           </div>
         ))}
       </dl>
