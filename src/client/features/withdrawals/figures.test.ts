@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Withdrawal } from '../../../shared/withdrawals.ts';
-import { accountAge, figuresOf, isUsable, pendingFirst, percentText, shortAddress } from './figures.ts';
+import { accountAge, figuresOf, isUsable, pendingFirst, percentText } from './figures.ts';
 
 describe('figuresOf', () => {
   it('takes 5% of an income withdrawal, rounded half up to the cent, and pays the rest', () => {
@@ -75,13 +75,5 @@ describe('pendingFirst', () => {
       row('d', 'pending', '2026-01-02T00:00:00.000Z'),
     ];
     expect(pendingFirst(rows).map((r) => r.id)).toEqual(['d', 'b', 'a', 'c']);
-  });
-});
-
-describe('shortAddress', () => {
-  it('keeps the first and last six characters of a long address', () => {
-    expect(shortAddress('0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed')).toBe('0x5aAe…1BeAed');
-    expect(shortAddress('TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7')).toBe('TLa2f6…5wYjU7');
-    expect(shortAddress('short')).toBe('short');
   });
 });

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
-import { parseCents } from '../../../../shared/money.ts';
+import { formatUsd, parseCents } from '../../../../shared/money.ts';
 import {
   type ADMIN_TRANSACTION_TABS,
   type AdminTransaction,
@@ -12,7 +12,6 @@ import {
   type TransactionType,
 } from '../../../../shared/transactions.ts';
 import { badgeColour } from '../../../../shared/transfers.ts';
-import { formatMoney } from '../../../lib/format.ts';
 import { errorText } from '../../../lib/http.ts';
 import { LongWordBreaks } from '../../../ui/break-points.tsx';
 import { type DataColumn, DataTable } from '../../../ui/data-table.tsx';
@@ -65,8 +64,7 @@ function columns(
       header: 'Amount',
       cell: (t) => (
         <span data-testid="tx-amount">
-          {t.direction === 'credit' ? '+' : '−'}
-          {formatMoney(t.amount)}
+          {formatUsd(t.direction === 'credit' ? t.amount : `-${t.amount}`, 'always')}
         </span>
       ),
       className: 'num',
@@ -135,7 +133,7 @@ const MATRIX_COLUMNS: DataColumn<MatrixRow>[] = [
   {
     id: 'amount',
     header: 'Total',
-    cell: (m) => <span data-testid="matrix-amount">{formatMoney(m.amount)}</span>,
+    cell: (m) => <span data-testid="matrix-amount">{formatUsd(m.amount)}</span>,
     sortValue: (m) => parseCents(m.amount) ?? 0,
     csv: (m) => m.amount,
     className: 'num',
