@@ -111,7 +111,7 @@ test('a member buys a plan, a run pays the date, and the member sees the income 
     await expect(investment.getByTestId('investment-roi-paid')).toHaveText('$2.00');
     await expect(investment.getByTestId('investment-days-left')).toHaveText('29');
     await expect(investment).toContainText('1 of 30');
-    await expect(investment).toContainText('200% cap: $2.00 of $200.00 (1.00%)');
+    await expect(investment).toContainText('200% cap: $2.00 of $200.00 (1%)');
     await expect(investment.getByRole('progressbar')).toHaveAttribute('value', '100');
     await expect(investment.getByText('Active', { exact: true })).toBeVisible();
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Withdrawal } from '../../../shared/withdrawals.ts';
-import { accountAge, figuresOf, isUsable, pendingFirst, percentText } from './figures.ts';
+import { accountAge, figuresOf, isUsable, pendingFirst } from './figures.ts';
 
 describe('figuresOf', () => {
   it('takes 5% of an income withdrawal, rounded half up to the cent, and pays the rest', () => {
@@ -34,14 +34,6 @@ describe('figuresOf', () => {
   it('shows nothing while the text is not an amount', () => {
     for (const text of ['', ' ', 'abc', '1.234', '-5', '0', '1e3'])
       expect(figuresOf('income', text, '5.00')).toBeNull();
-  });
-});
-
-describe('percentText', () => {
-  it('drops trailing zeros', () => {
-    expect(percentText('5.00')).toBe('5');
-    expect(percentText('2.50')).toBe('2.5');
-    expect(percentText('10')).toBe('10');
   });
 });
 

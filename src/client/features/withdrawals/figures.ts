@@ -7,8 +7,6 @@ import {
   withdrawalFeeCents,
 } from '../../../shared/withdrawals.ts';
 
-export { percentText } from '../../../shared/withdrawals.ts';
-
 // The withdrawal screens' arithmetic, kept out of the components so it is tested on its own. Integer
 // cents throughout (RULES.md "Money"): the typed text is parsed once, never turned into a float.
 

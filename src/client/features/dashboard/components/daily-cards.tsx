@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { formatUsd } from '../../../../shared/money.ts';
+import { formatUsd, parseCents } from '../../../../shared/money.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { QueryError } from '../../../ui/query-error.tsx';
 import { Spinner } from '../../../ui/spinner.tsx';
@@ -29,7 +29,8 @@ function Card({ id, title, children }: { id: string; title: string; children: Re
 export function IncomeCard() {
   const { data, isPending, error, refetch } = useQuery(incomeSummaryQuery);
   const active = data?.investments.filter((investment) => investment.status === 'active') ?? [];
-  const invested = active.reduce((sum, investment) => sum + Math.round(Number(investment.amount) * 100), 0);
+  // Cents from the API's strings, never through a float.
+  const invested = active.reduce((sum, investment) => sum + (parseCents(investment.amount) ?? 0), 0);
   return (
     <Card id="daily-income-title" title="Income">
       {isPending ? (
@@ -50,7 +51,7 @@ export function IncomeCard() {
             <div className="stat">
               <dt>Active investments</dt>
               <dd data-testid="active-investments">
-                {active.length} · {formatUsd((invested / 100).toFixed(2))}
+                {active.length} · {formatUsd(invested)}
               </dd>
             </div>
           </dl>

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { DISCLOSURE_DAYS, DISCLOSURE_TEXT } from '../../../../shared/disclosure.ts';
-import { formatUsd } from '../../../../shared/money.ts';
+import { formatPercent, formatUsd } from '../../../../shared/money.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { QueryError } from '../../../ui/query-error.tsx';
 import { Spinner } from '../../../ui/spinner.tsx';
@@ -43,7 +43,7 @@ export function IncomeDisclosure() {
                   <tr key={band.id} data-band={band.id}>
                     <th scope="row">{band.label}</th>
                     <td className="num">{band.members}</td>
-                    <td className="num">{band.share_percent}%</td>
+                    <td className="num">{formatPercent(band.share_percent)}</td>
                   </tr>
                 ))}
               </tbody>

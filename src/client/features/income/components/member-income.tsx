@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { lazy, Suspense } from 'react';
 import type { IncomeByKind, IncomeSummary, MemberInvestment } from '../../../../shared/income.ts';
-import { formatUsd, parseCents } from '../../../../shared/money.ts';
+import { formatPercent, formatUsd, parseCents } from '../../../../shared/money.ts';
 import { TRANSACTION_TABLE_LABELS } from '../../../../shared/transactions.ts';
 import { QueryError } from '../../../ui/query-error.tsx';
 import { Spinner } from '../../../ui/spinner.tsx';
@@ -53,7 +53,7 @@ function InvestmentCard({ investment: i }: { investment: MemberInvestment }) {
         </div>
         <div>
           <dt>Daily ROI</dt>
-          <dd>{i.roi_percent}%</dd>
+          <dd>{formatPercent(i.roi_percent)}</dd>
         </div>
         <div>
           <dt>ROI paid so far</dt>
@@ -71,14 +71,14 @@ function InvestmentCard({ investment: i }: { investment: MemberInvestment }) {
         </div>
       </dl>
       <p className="income-cap-label">
-        {Number(i.cap_percent)}% cap: {formatUsd(i.roi_paid)} of {formatUsd(i.cap)} ({i.cap_reached_percent}
-        %)
+        {formatPercent(i.cap_percent)} cap: {formatUsd(i.roi_paid)} of {formatUsd(i.cap)} (
+        {formatPercent(i.cap_reached_percent)})
       </p>
       <progress
         className="income-cap"
         max={10_000}
         value={capBp}
-        aria-label={`${i.plan_name}: ${i.cap_reached_percent}% of the ${Number(i.cap_percent)}% cap reached`}
+        aria-label={`${i.plan_name}: ${formatPercent(i.cap_reached_percent)} of the ${formatPercent(i.cap_percent)} cap reached`}
       />
     </li>
   );

@@ -4,6 +4,7 @@ import { formatUsd, parseCents } from '../../../../shared/money.ts';
 import {
   coinAmount,
   createPaymentSchema,
+  cryptoUnits,
   PAY_COIN_LABEL,
   PAY_CURRENCY,
   PAYMENT_MESSAGES,
@@ -18,7 +19,13 @@ import { FormField, SelectField } from '../../../ui/form-field.tsx';
 import { MoneyOfflineNote } from '../../../ui/offline-notice.tsx';
 import { createPayment, currenciesQuery, minAmountQuery, offeredCurrencies } from '../api.ts';
 
-const minimumFormat = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 8 });
+/** The provider's minimum (a coin amount, 1 USDT counted as 1 USD) in dollars, rounded up to the cent: never shown below itself. */
+function minimumText(minimum: number): string | undefined {
+  const units = cryptoUnits(String(minimum));
+  if (units === null) return undefined;
+  return `Minimum: ${formatUsd((units + UNITS_PER_CENT - 1n) / UNITS_PER_CENT)}`;
+}
+const UNITS_PER_CENT = 1_000_000n;
 
 /** Before creating: what the member will send and what reaches the Active Wallet, for a valid amount. */
 function preview(amount: string): string | null {
@@ -82,7 +89,7 @@ export function PaymentForm({
           value={amount}
           onChange={(e) => setAmount(e.target.value)}
           error={errors.price_amount}
-          hint={minimum === undefined ? undefined : `Minimum: ${minimumFormat.format(minimum)} USD`}
+          hint={minimum === undefined ? undefined : minimumText(minimum)}
           disabled={busy}
         />
         {willSend ? (

@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { formatUsd } from '../../../../shared/money.ts';
+import { formatPercent, formatUsd } from '../../../../shared/money.ts';
 import type { Plan, PlanKind } from '../../../../shared/plans.ts';
 import { errorText } from '../../../lib/http.ts';
 import { type DataColumn, DataTable } from '../../../ui/data-table.tsx';
@@ -52,7 +52,7 @@ function columns(kind: PlanKind, busyId: string | null, actions: Actions): DataC
     {
       id: 'roi',
       header: 'Daily ROI %',
-      cell: (p) => `${p.roi_percent} %`,
+      cell: (p) => formatPercent(p.roi_percent),
       sortValue: (p) => Number(p.roi_percent),
       csv: (p) => p.roi_percent,
       className: 'num',

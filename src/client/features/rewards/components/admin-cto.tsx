@@ -2,7 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { type CtoPreview, previousMonth } from '../../../../shared/cto.ts';
 import { DIALOG } from '../../../../shared/messages.ts';
-import { formatUsd } from '../../../../shared/money.ts';
+import { formatPercent, formatUsd } from '../../../../shared/money.ts';
 import { EXCLUSION_REASON_MAX, type Exclusion } from '../../../../shared/rank-exclusions.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { api } from '../../../lib/http.ts';
@@ -147,7 +147,7 @@ export function AdminCto() {
               <dd>{formatUsd(cto.deposits)}</dd>
             </div>
             <div className="stat">
-              <dt>Pool ({cto.share_percent}%)</dt>
+              <dt>Pool ({formatPercent(cto.share_percent)})</dt>
               <dd>{formatUsd(cto.pool)}</dd>
             </div>
             <div className="stat">

@@ -1,4 +1,4 @@
-import { formatUsd } from '../../../../shared/money.ts';
+import { formatPercent, formatUsd } from '../../../../shared/money.ts';
 import type { Plan } from '../../../../shared/plans.ts';
 
 /** "$10.00 to $1,000.00", or one price for an activation plan (its minimum is its maximum). */
@@ -17,7 +17,7 @@ export function PlanFacts({ plan }: { plan: Plan }) {
       </div>
       <div>
         <dt>Daily ROI</dt>
-        <dd>{plan.roi_percent} %</dd>
+        <dd>{formatPercent(plan.roi_percent)}</dd>
       </div>
       <div>
         <dt>Duration</dt>

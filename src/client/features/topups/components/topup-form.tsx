@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
-import { formatUsd, parseCents } from '../../../../shared/money.ts';
+import { formatPercent, formatUsd, parseCents } from '../../../../shared/money.ts';
 import {
   TOPUP_MESSAGES,
   type Topup,
@@ -210,7 +210,9 @@ export function TopupForm({ self }: { self: { id: string; fullname: string; user
           onChange={set('plan_id')}
           error={errors.plan_id}
           hint={
-            plan ? `Daily ROI ${plan.roi_percent} % (not guaranteed), ${plan.duration_days} days` : undefined
+            plan
+              ? `Daily ROI ${formatPercent(plan.roi_percent)} (not guaranteed), ${plan.duration_days} days`
+              : undefined
           }
           disabled={busy || !plans.data}
         >

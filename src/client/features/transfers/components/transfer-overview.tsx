@@ -1,5 +1,5 @@
 import { RECENT_ACTIVITY_COUNT } from '../../../../shared/constants.ts';
-import { formatUsd } from '../../../../shared/money.ts';
+import { formatPercent, formatUsd } from '../../../../shared/money.ts';
 import type { Transfer, TransferHistory, TransferStats } from '../../../../shared/transfers.ts';
 import { TRANSFER_MESSAGES } from '../../../../shared/transfers.ts';
 import { WALLET_LABELS } from '../../../../shared/wallets.ts';
@@ -8,7 +8,7 @@ import { SignedAmount, StatusBadge } from './transfer-list.tsx';
 
 /** RULES.md: a real change against the previous 30 days, or a dash; never an invented figure. */
 function Trend({ percent }: { percent: number | null }) {
-  const text = percent === null ? '—' : `${percent > 0 ? '+' : ''}${percent.toFixed(1)}%`;
+  const text = percent === null ? '—' : formatPercent(percent, 'always');
   return (
     <span className="trend">
       {text} <span className="visually-hidden">change </span>vs previous 30 days

@@ -36,8 +36,11 @@ const LEDGER_COLUMNS: DataColumn<MemberLedgerEntry>[] = [
     className: 'num',
     cell: (t) => (
       <span className={t.direction === 'in' ? 'amount-in' : t.direction === 'out' ? 'amount-out' : undefined}>
-        {t.direction === 'in' ? '+' : t.direction === 'out' ? '-' : ''}
-        {formatUsd(t.amount)}
+        {t.direction === 'in'
+          ? formatUsd(t.amount, 'always')
+          : t.direction === 'out'
+            ? formatUsd(`-${t.amount}`)
+            : formatUsd(t.amount)}
       </span>
     ),
   },

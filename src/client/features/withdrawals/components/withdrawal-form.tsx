@@ -25,7 +25,7 @@ import { MessageBanner } from '../../../ui/message-banner.tsx';
 import { MoneyOfflineNote } from '../../../ui/offline-notice.tsx';
 import { useAutoClearBanner } from '../../../ui/use-auto-clear.ts';
 import { refreshAfterWithdrawal, requestWithdrawal, sendWithdrawalCode } from '../api.ts';
-import { amountFactsOf, figuresOf, isUsable, type PayoutAddress, percentText } from '../figures.ts';
+import { amountFactsOf, figuresOf, isUsable, type PayoutAddress } from '../figures.ts';
 
 type Investment = WithdrawalOptions['investments'][number];
 type Member = { id: string; email: string };
@@ -329,7 +329,7 @@ export function WithdrawalForm({
               <div>
                 <dt>
                   {WITHDRAWAL_TEXT.fee}
-                  {payout ? ` (${WITHDRAWAL_TEXT.feeOf(percentText(options.fee_percent))})` : ''}
+                  {payout ? ` (${WITHDRAWAL_TEXT.feeOf(options.fee_percent)})` : ''}
                 </dt>
                 <dd data-testid="figure-fee">
                   {!payout ? WITHDRAWAL_TEXT.noFee : figures ? formatUsd(figures.feeCents) : '—'}

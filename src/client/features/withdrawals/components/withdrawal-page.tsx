@@ -16,7 +16,7 @@ import { QueryError } from '../../../ui/query-error.tsx';
 import { Spinner } from '../../../ui/spinner.tsx';
 import { Tabs } from '../../../ui/tabs.tsx';
 import { withdrawalOptionsQuery } from '../api.ts';
-import { accountFactsOf, isUsable, percentText, usableNetwork } from '../figures.ts';
+import { accountFactsOf, isUsable, usableNetwork } from '../figures.ts';
 import '../withdrawals.css';
 import { MemberRequests } from './member-requests.tsx';
 import { WithdrawalForm } from './withdrawal-form.tsx';
@@ -59,9 +59,7 @@ function Summary({ options, member }: { options: WithdrawalOptions; member: Memb
         </div>
         <div>
           <dt>{WITHDRAWAL_TEXT.fee}</dt>
-          <dd data-testid="withdrawal-fee-percent">
-            {WITHDRAWAL_TEXT.feeOf(percentText(options.fee_percent))}
-          </dd>
+          <dd data-testid="withdrawal-fee-percent">{WITHDRAWAL_TEXT.feeOf(options.fee_percent)}</dd>
         </div>
       </dl>
       <h3>{WITHDRAWAL_TEXT.addressTitle}</h3>
