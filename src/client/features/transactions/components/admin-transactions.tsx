@@ -26,6 +26,7 @@ import {
   matrixQuery,
   transactionsExportUrl,
 } from '../api.ts';
+import { TransactionDescription } from './transaction-row.tsx';
 import '../transactions.css';
 
 export type AdminTxTab = (typeof ADMIN_TRANSACTION_TABS)[number];
@@ -44,9 +45,10 @@ const statusLabel = (status: string) => status.charAt(0).toUpperCase() + status.
 function columns(
   onDecide?: (t: AdminTransaction, status: 'completed' | 'failed') => void,
 ): DataColumn<AdminTransaction>[] {
-  // A 1366 px laptop holds every column: the time may go under the date, and long names, sources and
-  // descriptions (a 30-character username, a pasted link) wrap at their joints, never past the box.
-  // Transfers to review are all pending transfers, so that tab leaves out Type and Status for Decision.
+  // A 1366 px laptop holds every column: the time may go under the date, long names and sources (a
+  // 30-character username) wrap at their joints, and a description's hashes and links read start…end
+  // with a Copy button for the whole value, never past the box.
+  // Transfers to review are all pending transfers, so that tab leaves out Type (and its status) for Decision.
   const all: DataColumn<AdminTransaction>[] = [
     { id: 'date', header: 'Date', cell: (t) => <DateTime iso={t.created_at} /> },
     {
@@ -58,7 +60,20 @@ function columns(
         </span>
       ),
     },
-    { id: 'type', header: 'Type', cell: (t) => TRANSACTION_TYPE_LABELS[t.transaction_type] },
+    {
+      id: 'type',
+      header: 'Type',
+      // The status under the type: one column fewer, so a seven-figure amount still fits the laptop.
+      cell: (t) => (
+        <>
+          {TRANSACTION_TYPE_LABELS[t.transaction_type]}
+          <br />
+          <span className={`badge ${badgeColour(t.status)}`} data-status={t.status}>
+            {statusLabel(t.status)}
+          </span>
+        </>
+      ),
+    },
     {
       id: 'amount',
       header: 'Amount',
@@ -71,23 +86,14 @@ function columns(
     },
     { id: 'source', header: 'Source', cell: (t) => <LongWordBreaks text={t.source} /> },
     {
-      id: 'status',
-      header: 'Status',
-      cell: (t) => (
-        <span className={`badge ${badgeColour(t.status)}`} data-status={t.status}>
-          {statusLabel(t.status)}
-        </span>
-      ),
-    },
-    {
       id: 'description',
       header: 'Description',
-      cell: (t) => (t.description ? <LongWordBreaks text={t.description} /> : '—'),
+      cell: (t) => (t.description ? <TransactionDescription text={t.description} /> : '—'),
     },
   ];
   if (!onDecide) return all;
   return [
-    ...all.filter((column) => column.id !== 'type' && column.id !== 'status'),
+    ...all.filter((column) => column.id !== 'type'),
     {
       id: 'decide',
       header: 'Decision',

@@ -1,9 +1,9 @@
 import { Link } from '@tanstack/react-router';
-import { Fragment } from 'react';
 import { formatUsd } from '../../../../shared/money.ts';
 import { TRANSACTION_TYPE_LABELS, type Transaction } from '../../../../shared/transactions.ts';
 import { badgeColour } from '../../../../shared/transfers.ts';
 import { formatDateTime, formatTime, shortened } from '../../../lib/format.ts';
+import { LongWordBreaks } from '../../../ui/break-points.tsx';
 import { CopyButton } from '../../../ui/copy-button.tsx';
 
 export const statusLabel = (status: string) => status.charAt(0).toUpperCase() + status.slice(1);
@@ -41,8 +41,11 @@ function ShortValue({ value, what }: { value: string; what: string }) {
   );
 }
 
-/** A description whose long machine words are shortened, each with its own Copy button. */
-function Description({ text }: { text: string }) {
+/**
+ * A description whose long machine words are shortened, each with its own Copy button: the member's
+ * row on a phone and the admin's table on a laptop both stay within their width.
+ */
+export function TransactionDescription({ text }: { text: string }) {
   const pieces = text.split(/(\s+)/);
   return (
     <>
@@ -52,7 +55,7 @@ function Description({ text }: { text: string }) {
           <ShortValue key={index} value={piece} what={kindOf(piece)} />
         ) : (
           // biome-ignore lint/suspicious/noArrayIndexKey: the pieces of one fixed string, never reordered.
-          <Fragment key={index}>{piece}</Fragment>
+          <LongWordBreaks key={index} text={piece} />
         ),
       )}
     </>
@@ -102,7 +105,9 @@ export function TransactionRow({ t }: { t: Transaction }) {
         </div>
         <div>
           <dt>Description</dt>
-          <dd data-testid="tx-description">{t.description ? <Description text={t.description} /> : '—'}</dd>
+          <dd data-testid="tx-description">
+            {t.description ? <TransactionDescription text={t.description} /> : '—'}
+          </dd>
         </div>
         <div>
           <dt>Transaction ID</dt>
