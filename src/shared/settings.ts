@@ -228,7 +228,7 @@ export const settingRangeMessage = (name: SettingName) => {
     case 'money':
       return `${def.label} must be between ${formatUsd(def.min)} and ${formatUsd(def.max)}, with at most 2 decimals`;
     case 'percent':
-      return `${def.label} must be between ${formatCents(def.min)}% and ${formatCents(def.max)}%, with at most 2 decimals`;
+      return `${def.label} must be between ${formatPercent(formatCents(def.min))} and ${formatPercent(formatCents(def.max))}, with at most 2 decimals`;
     case 'seconds':
       return `${def.label} must be a whole number of seconds from ${def.min} to ${def.max} (${span(def.min)} to ${span(def.max)})`;
     case 'text':
