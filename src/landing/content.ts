@@ -1,10 +1,8 @@
 import { MAX_TRANSFER_AMOUNT_CENTS } from '../shared/constants.ts';
+import { formatUsd } from '../shared/money.ts';
 
 // Every sentence of the landing page. Honest by rule: nothing here promises or implies a return, the
 // risk is named plainly, and what the product does is described as it is built (docs/rules.md).
-
-/** Whole dollars, en-US: 1_000_000 cents -> "$10,000". */
-const dollars = (cents: number) => `$${Math.round(cents / 100).toLocaleString('en-US')}`;
 
 export const BRAND = 'Member Platform';
 
@@ -72,7 +70,7 @@ export const HOW_IT_WORKS = {
     {
       icon: 'transfer',
       title: 'Transfers between members',
-      text: `Send up to ${dollars(MAX_TRANSFER_AMOUNT_CENTS)} per transfer to other members, within a daily limit shown on your transfer screen. Large transfers wait for a review by our team.`,
+      text: `Send up to ${formatUsd(MAX_TRANSFER_AMOUNT_CENTS)} per transfer to other members, within a daily limit shown on your transfer screen. Large transfers wait for a review by our team.`,
     },
     {
       icon: 'people',
@@ -141,7 +139,7 @@ export const FAQ = {
     },
     {
       question: 'Can I send money to another member?',
-      answer: `Yes, from either of your wallets: up to ${dollars(MAX_TRANSFER_AMOUNT_CENTS)} per transfer, within a daily limit your transfer screen shows. Large transfers are checked by our team first.`,
+      answer: `Yes, from either of your wallets: up to ${formatUsd(MAX_TRANSFER_AMOUNT_CENTS)} per transfer, within a daily limit your transfer screen shows. Large transfers are checked by our team first.`,
     },
     {
       question: 'How is my account protected?',

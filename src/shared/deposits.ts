@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { DEPOSIT_STATUSES } from './enums.ts';
-import { formatCents } from './money.ts';
+import { formatUsd } from './money.ts';
 import { multiLineText } from './text.ts';
 import { txHashSchema } from './tx-hash.ts';
 import { amountSchema } from './wallets.ts';
@@ -25,7 +25,7 @@ export const DEPOSIT_MESSAGES = {
   duplicateHash: 'This transaction hash has already been sent for a deposit',
   txHashInvalid: 'A transaction hash is 0x followed by 64 hexadecimal characters',
   txHashRequired: 'Enter the transaction hash of your payment',
-  amountTooLarge: `A manual deposit is at most $${formatCents(MAX_MANUAL_DEPOSIT_CENTS)}`,
+  amountTooLarge: `A manual deposit is at most ${formatUsd(MAX_MANUAL_DEPOSIT_CENTS)}`,
   imageUnknown: 'Upload the screenshot again: this image was not found',
   notFound: 'No deposit with this id',
   notPending: 'This deposit has already been decided or cancelled',
@@ -39,12 +39,14 @@ export const DEPOSIT_MESSAGES = {
   addFailed: 'An unexpected error occurred',
   // The member's notifications
   approvedTitle: 'Deposit approved',
-  approvedText: (amount: string) => `Your manual deposit of $${amount} was added to your Active Wallet.`,
+  approvedText: (amount: string) =>
+    `Your manual deposit of ${formatUsd(amount)} was added to your Active Wallet.`,
   rejectedTitle: 'Deposit rejected',
   rejectedText: (amount: string, reason: string) =>
-    `Your manual deposit of $${amount} was not accepted. Reason: ${reason}`,
+    `Your manual deposit of ${formatUsd(amount)} was not accepted. Reason: ${reason}`,
   cancelledByAdminTitle: 'Deposit cancelled',
-  cancelledByAdminText: (amount: string) => `Support cancelled your pending manual deposit of $${amount}.`,
+  cancelledByAdminText: (amount: string) =>
+    `Support cancelled your pending manual deposit of ${formatUsd(amount)}.`,
 } as const;
 
 const id = (message: string) => v.pipe(v.string(message), v.trim(), v.nonEmpty(message));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isMemberLink, NOTIFICATION_LINKS, usdText } from './notifications.ts';
+import { isMemberLink, NOTIFICATION_LINKS } from './notifications.ts';
 
 // A notification's link is followed by the member's app: only a path inside /user/ may be stored.
 
@@ -33,13 +33,5 @@ describe('isMemberLink', () => {
       `/user/${'a'.repeat(400)}`,
     ])
       expect(isMemberLink(link), link).toBe(false);
-  });
-});
-
-describe('usdText', () => {
-  it('formats API amounts in US dollars with thousands separators', () => {
-    expect(usdText('0.05')).toBe('$0.05');
-    expect(usdText('1250.00')).toBe('$1,250.00');
-    expect(usdText('1234567.89')).toBe('$1,234,567.89');
   });
 });

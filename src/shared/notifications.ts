@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { formatUsd } from './money.ts';
 import { multiLineText, oneLineText } from './text.ts';
 
 // Notifications (spec 2 "Admin Create Notification" / "Admin notification list", spec 3, 4, 5, 7, 8;
@@ -49,12 +50,6 @@ export const NOTIFICATION_LINKS = {
   ticket: (ticketId: string) => `/user/queries/${encodeURIComponent(ticketId)}`,
 } as const;
 
-/** "1250.00" (the API's money string) -> "$1,250.00", for the texts the server writes. */
-export function usdText(amount: string): string {
-  const [whole = '0', cents = '00'] = amount.replace(/^-/, '').split('.');
-  return `$${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${cents}`;
-}
-
 /** The texts of the system notifications about money (amounts are formatted decimal strings). */
 export const MONEY_NOTIFICATIONS = {
   moneyReceivedTitle: 'Money received',
@@ -64,27 +59,27 @@ export const MONEY_NOTIFICATIONS = {
     wallet: string;
     description: string | null;
   }) =>
-    `${input.senderName} sent you ${usdText(input.amount)} to your ${input.wallet}.` +
+    `${input.senderName} sent you ${formatUsd(input.amount)} to your ${input.wallet}.` +
     (input.description ? ` Note: "${input.description}"` : ''),
   depositCreditedTitle: 'Deposit credited',
   depositCredited: (input: { amount: string; paymentId: string; wallet: string }) =>
-    `${usdText(input.amount)} from your crypto payment ${input.paymentId} was added to your ${input.wallet}.`,
+    `${formatUsd(input.amount)} from your crypto payment ${input.paymentId} was added to your ${input.wallet}.`,
   partialDepositCredited: (input: { amount: string; paymentId: string; wallet: string }) =>
-    `Support credited ${usdText(input.amount)} for your partially paid crypto payment ${input.paymentId} to your ${input.wallet}.`,
+    `Support credited ${formatUsd(input.amount)} for your partially paid crypto payment ${input.paymentId} to your ${input.wallet}.`,
   balanceAdjustedTitle: 'Balance adjusted by support',
   balanceAdjusted: (input: { direction: 'credit' | 'debit'; amount: string; wallet: string }) =>
     input.direction === 'credit'
-      ? `Support added ${usdText(input.amount)} to your ${input.wallet}. Questions? Open a support ticket.`
-      : `Support deducted ${usdText(input.amount)} from your ${input.wallet}. Questions? Open a support ticket.`,
+      ? `Support added ${formatUsd(input.amount)} to your ${input.wallet}. Questions? Open a support ticket.`
+      : `Support deducted ${formatUsd(input.amount)} from your ${input.wallet}. Questions? Open a support ticket.`,
   withdrawalApprovedTitle: 'Withdrawal paid',
   withdrawalApproved: (input: { amount: string; net: string; txHash: string }) =>
-    `Your withdrawal of ${usdText(input.amount)} was approved: ${usdText(input.net)} was sent to your payout address (transaction ${input.txHash}).`,
+    `Your withdrawal of ${formatUsd(input.amount)} was approved: ${formatUsd(input.net)} was sent to your payout address (transaction ${input.txHash}).`,
   compoundApprovedTitle: 'Compound approved',
   compoundApproved: (input: { amount: string; plan: string }) =>
-    `Your compound of ${usdText(input.amount)} was approved: it is now a new investment in ${input.plan}.`,
+    `Your compound of ${formatUsd(input.amount)} was approved: it is now a new investment in ${input.plan}.`,
   withdrawalRejectedTitle: 'Withdrawal rejected',
   withdrawalRejected: (input: { amount: string; reason: string }) =>
-    `Your request of ${usdText(input.amount)} was rejected and the money is available in your balance again. Reason: ${input.reason}`,
+    `Your request of ${formatUsd(input.amount)} was rejected and the money is available in your balance again. Reason: ${input.reason}`,
 } as const;
 
 export const MAX_NOTIFICATION_TITLE_LENGTH = 200;

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { PAYMENT_STATUSES } from './enums.ts';
-import { parseCents } from './money.ts';
+import { formatUsdt, parseCents } from './money.ts';
 import { amountSchema, reasonSchema } from './wallets.ts';
 
 export { PAYMENT_STATUSES };
@@ -82,7 +82,7 @@ export const PAYMENT_MESSAGES = {
   /** Beside "Send exactly X": what reaches the Active Wallet, and what the rest of X is. */
   creditNote: (credited: string, fee: string | null) =>
     fee
-      ? `${credited} is credited to your Active Wallet when the payment is finished; the other ${fee} USDT is the processing fee.`
+      ? `${credited} is credited to your Active Wallet when the payment is finished; the other ${formatUsdt(fee)} is the processing fee.`
       : `${credited} is credited to your Active Wallet when the payment is finished.`,
   failed: 'Failed',
   errorTitle: 'Payment Error',
@@ -110,8 +110,8 @@ export const PAYMENT_MESSAGES = {
 
 /** Issue 22: the coin is always written this way, wherever an amount of it is shown. */
 export const PAY_COIN_LABEL = 'USDT (BEP20, BNB Smart Chain)';
-/** "13.5" -> "13.5 USDT (BEP20, BNB Smart Chain)". */
-export const coinAmount = (amount: string) => `${amount} ${PAY_COIN_LABEL}`;
+/** "1234.5" -> "1,234.5 USDT (BEP20, BNB Smart Chain)": the one USDT format, with the coin named in full. */
+export const coinAmount = (amount: string) => formatUsdt(amount, PAY_COIN_LABEL);
 
 /**
  * Spec 9: the amount to pay is the price rounded up to a whole number plus 0.5, with one decimal

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { formatUsd } from './money.ts';
 
 // Web Push (issue 6; RULES.md "Notifications and tickets": "as a push notification where the member
 // allowed it"). A member's browser subscribes with the server's public VAPID key and sends its
@@ -27,9 +28,9 @@ export const PUSH_MESSAGES = {
   failed: 'Notifications could not be turned on. Please try again.',
   // What the server pushes (ours; amounts are formatted decimal strings)
   moneyReceivedTitle: 'Money received',
-  moneyReceivedBody: (senderName: string, amount: string) => `${senderName} sent you $${amount}`,
+  moneyReceivedBody: (senderName: string, amount: string) => `${senderName} sent you ${formatUsd(amount)}`,
   paymentReceivedTitle: 'Payment received',
-  paymentReceivedBody: (amount: string) => `$${amount} was added to your Active Wallet`,
+  paymentReceivedBody: (amount: string) => `${formatUsd(amount)} was added to your Active Wallet`,
 } as const;
 
 export const MAX_PUSH_ENDPOINT_LENGTH = 2048;

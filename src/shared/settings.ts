@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { formatCents, parseCents } from './money.ts';
+import { formatCents, formatPercent, formatUsd, parseCents } from './money.ts';
 import { oneLineText } from './text.ts';
 
 // The settings an admin changes on /admin/settings (issue 19, API.md "Settings", RULES.md: "every
@@ -203,11 +203,11 @@ export const DEFAULT_SETTINGS = Object.fromEntries(
   SETTING_NAMES.map((name) => [name, SETTING_DEFS[name].default]),
 ) as Settings;
 
-/** A default as an admin reads it: "$10.00", "5.00%", "15 minutes", "Member Platform", "none". */
+/** A default as an admin reads it: "$10.00", "5%", "15 minutes", "Member Platform", "none". */
 export function describeDefault(name: SettingName): string {
   const def: SettingDef = SETTING_DEFS[name];
-  if (def.kind === 'money') return `$${def.default}`;
-  if (def.kind === 'percent') return `${def.default}%`;
+  if (def.kind === 'money') return formatUsd(def.default);
+  if (def.kind === 'percent') return formatPercent(def.default);
   if (def.kind === 'seconds') return `${def.default / SHOWN_IN_SECONDS[def.shownIn]} ${def.shownIn}`;
   if (def.kind === 'boolean') return def.default ? 'on' : 'off';
   return def.default === '' ? 'none' : def.default;
@@ -226,9 +226,9 @@ export const settingRangeMessage = (name: SettingName) => {
     case 'boolean':
       return SETTINGS_MESSAGES.booleanValue;
     case 'money':
-      return `${def.label} must be between $${formatCents(def.min)} and $${formatCents(def.max)}, with at most 2 decimals`;
+      return `${def.label} must be between ${formatUsd(def.min)} and ${formatUsd(def.max)}, with at most 2 decimals`;
     case 'percent':
-      return `${def.label} must be between ${formatCents(def.min)}% and ${formatCents(def.max)}%, with at most 2 decimals`;
+      return `${def.label} must be between ${formatPercent(formatCents(def.min))} and ${formatPercent(formatCents(def.max))}, with at most 2 decimals`;
     case 'seconds':
       return `${def.label} must be a whole number of seconds from ${def.min} to ${def.max} (${span(def.min)} to ${span(def.max)})`;
     case 'text':

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { formatUsd } from './money.ts';
 import { amountSchema } from './wallets.ts';
 
 // Top-ups (RULES.md "Plans, top-ups and activation", API.md "Plans, top-ups and income"): a member
@@ -16,7 +17,8 @@ export const TOPUP_MESSAGES = {
   created: 'Investment made',
   planNotFound: 'Plan not found',
   planInactive: 'This plan is not available',
-  amountRange: (min: string, max: string) => `Amount must be between $${min} and $${max} for this plan`,
+  amountRange: (min: string, max: string) =>
+    `Amount must be between ${formatUsd(min)} and ${formatUsd(max)} for this plan`,
   notYourAccount: 'You can only pay for an investment from your own account',
   payerBlocked: 'Your account is blocked, so it cannot pay for an investment',
   memberNotFound: 'Member not found',

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { MAX_TRANSFER_AMOUNT_CENTS, MAX_TRANSFER_DESCRIPTION_LENGTH } from './constants.ts';
 import { DASHBOARD_TABS, HISTORY_TABS } from './enums.ts';
+import { formatUsd } from './money.ts';
 import { multiLineText, oneLineText } from './text.ts';
 import { amountSchema, WALLET_MESSAGES, WALLETS } from './wallets.ts';
 
@@ -10,14 +11,11 @@ export { DASHBOARD_TABS, HISTORY_TABS };
 // "Internal transfers"). The form and the server validate with the same schema.
 
 /**
- * A limit as people write it: "$25,000", or "$2,500.50" with cents. At or above the review threshold a
+ * A limit in the one money format: "$25,000.00". At or above the review threshold a
  * transfer waits for an admin; a member sends at most the daily limit to others per UTC day: both are
  * settings (shared/settings.ts), so the messages that name them are functions of their value.
  */
-export function limitText(cents: number): string {
-  const whole = Math.trunc(cents / 100).toLocaleString('en-US');
-  return cents % 100 === 0 ? `$${whole}` : `$${whole}.${String(cents % 100).padStart(2, '0')}`;
-}
+export const limitText = (cents: number): string => formatUsd(cents);
 
 export const TRANSFER_MESSAGES = {
   amountMax: 'Amount cannot exceed $10,000',

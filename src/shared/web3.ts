@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { WEB3_DEPOSIT_STATUSES } from './enums.ts';
+import { formatUsd, formatUsdt } from './money.ts';
 import { multiLineText } from './text.ts';
 import { txHashSchema } from './tx-hash.ts';
 import { amountSchema } from './wallets.ts';
@@ -49,7 +50,7 @@ export const WEB3_MESSAGES = {
   notWaiting: 'Only a deposit that waits for an admin (or that the chain check cannot see) can be decided',
   reasonRequired: 'Give the member a reason of 3 to 500 characters',
   amountMismatch: (amount: string) =>
-    `The chain shows ${amount} USDT for this transaction: approve that amount`,
+    `The chain shows ${formatUsdt(amount)} for this transaction: approve that amount`,
   approved: 'Deposit approved: the amount was added to the member’s Active Wallet',
   rejected: 'Deposit rejected',
   // Why the chain check rejected a deposit (shown to the member).
@@ -127,7 +128,7 @@ const reasonSchema = v.pipe(
 
 const depositAmountSchema = v.pipe(
   amountSchema,
-  v.maxValue(100_000_000, 'An on-chain deposit is at most $1000000.00'),
+  v.maxValue(100_000_000, `An on-chain deposit is at most ${formatUsd(100_000_000)}`),
 );
 
 /** POST /web3/deposits/{id}/approve (admin): the amount the admin checked on chain. */

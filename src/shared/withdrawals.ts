@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { verifyCodeSchema } from './account.ts';
+import { formatPercent, formatUsd } from './money.ts';
 import { multiLineText } from './text.ts';
 import { txHashSchema } from './tx-hash.ts';
 import { amountSchema } from './wallets.ts';
@@ -24,7 +25,6 @@ export function withdrawalFeeCents(kind: WithdrawalKind, amountCents: number, fe
 }
 
 /** "5.00" -> "5", "2.50" -> "2.5": a percent as people write it. */
-export const percentText = (decimal: string) => decimal.replace(/\.0+$/, '').replace(/(\.\d*?)0+$/, '$1');
 
 export const WITHDRAWAL_LABELS: Record<WithdrawalKind, string> = {
   income: 'Income withdrawal',
@@ -38,12 +38,12 @@ export function withdrawalRulesText(
   kind: WithdrawalKind,
   { minimum, fee_percent }: { minimum: string; fee_percent: string },
 ): string {
-  const fee = `a ${percentText(fee_percent)}% fee is taken from`;
+  const fee = `a ${formatPercent(fee_percent)} fee is taken from`;
   switch (kind) {
     case 'income':
-      return `From your Income Working balance to your saved payout address. Minimum $${minimum}; ${fee} the amount.`;
+      return `From your Income Working balance to your saved payout address. Minimum ${formatUsd(minimum)}; ${fee} the amount.`;
     case 'roi':
-      return `The ROI income one investment has paid you and you have not withdrawn yet, from your Income Working balance. Minimum $${minimum}; ${fee} the amount.`;
+      return `The ROI income one investment has paid you and you have not withdrawn yet, from your Income Working balance. Minimum ${formatUsd(minimum)}; ${fee} the amount.`;
     case 'principal':
       return `The whole principal of an investment that has finished earning (after its last ROI day). ${fee[0]?.toUpperCase()}${fee.slice(1)} it.`;
     case 'compound':
@@ -54,8 +54,8 @@ export function withdrawalRulesText(
 export const WITHDRAWAL_MESSAGES = {
   requested: 'Withdrawal request sent. The amount is held from your balance until an admin decides.',
   compoundRequested: 'Compound request sent. The amount is held from your balance until an admin decides.',
-  minimum: (minimum: string) => `The minimum withdrawal is $${minimum}`,
-  netsNothing: (fee: string) => `After the $${fee} fee this withdrawal would pay out nothing`,
+  minimum: (minimum: string) => `The minimum withdrawal is ${formatUsd(minimum)}`,
+  netsNothing: (fee: string) => `After the ${formatUsd(fee)} fee this withdrawal would pay out nothing`,
   insufficient: 'Your Income Working balance is too low for this withdrawal',
   openRequest:
     'You already have a withdrawal request waiting. Cancel it or wait for its decision before asking again.',
@@ -65,7 +65,7 @@ export const WITHDRAWAL_MESSAGES = {
     `Your payout address was changed recently: withdrawals can use it from ${when} (24 hours after the change)`,
   networkNotSet: 'You have no saved payout address on this network',
   investmentNotFound: 'No investment of yours with this id',
-  roiTooMuch: (left: string) => `This investment has $${left} of ROI income left to withdraw`,
+  roiTooMuch: (left: string) => `This investment has ${formatUsd(left)} of ROI income left to withdraw`,
   notMatured: 'This investment is still earning: its principal can be withdrawn after its last ROI day',
   principalTaken: 'The principal of this investment has already been withdrawn or requested',
   principalPromotional:
@@ -263,7 +263,7 @@ export const WITHDRAWAL_TEXT = {
   available: 'Income Working available',
   minimum: 'Minimum',
   fee: 'Fee',
-  feeOf: (percent: string) => `${percent}% of the amount`,
+  feeOf: (percent: string) => `${formatPercent(percent)} of the amount`,
   addressTitle: 'Payout address',
   addAddress: 'Add a payout address on your profile',
   changeAddress: 'Change it on your profile',

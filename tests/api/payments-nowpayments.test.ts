@@ -249,7 +249,7 @@ describe('what the server sends to NOWPayments', () => {
       const res = await member.client.post('/payments/create-payment', order({ price_amount: '29.99' }));
       expect(res.status).toBe(400);
       expect(res.body.errors).toEqual([
-        { field: 'price_amount', message: `${PAYMENT_MESSAGES.belowMinimum}: 30.00 USD` },
+        { field: 'price_amount', message: `${PAYMENT_MESSAGES.belowMinimum}: $30.00` },
       ]);
       expect(fake.requestsTo('POST', '/v1/payment')).toHaveLength(before.posts);
       expect(await paymentCount()).toBe(before.rows);

@@ -152,7 +152,7 @@ describe('currencies and the minimum amount', () => {
     expect(res.body.errors).toEqual([
       { field: 'price_amount', message: expect.stringContaining(PAYMENT_MESSAGES.belowMinimum) },
     ]);
-    expect(res.body.errors[0].message).toBe(`${PAYMENT_MESSAGES.belowMinimum}: 1.00 USD`);
+    expect(res.body.errors[0].message).toBe(`${PAYMENT_MESSAGES.belowMinimum}: $1.00`);
     expect(await countOf('crypto_payments')).toBe(before);
     // Exactly the minimum is accepted.
     expect((await create(member, order({ price_amount: '1.00' }))).status).toBe(201);

@@ -168,7 +168,7 @@ describe('the money follows the settings at once', () => {
     const over = await send(sender, recipient.auth.id, '40.01');
     expect(over.status).toBe(422);
     expect(over.body).toEqual({ message: TRANSFER_MESSAGES.dailyLimit(10_000) });
-    expect(over.body.message).toBe('This transfer would exceed your daily transfer limit of $100');
+    expect(over.body.message).toBe('This transfer would exceed your daily transfer limit of $100.00');
     expect((await sender.client.get('/wallet/balance')).body.business).toBe('440.00');
     // Raised again: the same transfer goes.
     expect((await put({ daily_transfer_limit: '25000' })).status).toBe(200);

@@ -170,7 +170,7 @@ describe('a member with money or history is deactivated, never erased', () => {
     expect(sent.body.transfer.status).toBe('pending');
     const { reasons } = await preview(sender.auth.id);
     expect(reasons).toEqual(
-      expect.arrayContaining(['Active Wallet holds $5000.00', 'Active Wallet has $5000.00 on hold']),
+      expect.arrayContaining(['Active Wallet holds $5,000.00', 'Active Wallet has $5,000.00 on hold']),
     );
     // The recipient has a ledger row waiting for them, so they are kept too.
     expect(await preview(recipient.auth.id)).toEqual({

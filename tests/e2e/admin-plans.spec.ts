@@ -82,7 +82,7 @@ test('the admin creates a plan and an activation plan, edits, deactivates and de
   await expect(plans.getByTestId('banner-success')).toHaveText(PLAN_MESSAGES.created);
   let row = await findRow(plans, planName);
   expect(await cellTexts(row)).toEqual(
-    expect.arrayContaining([planName, '$500.00 to $5,000.00', '1.50 %', '30 days', 'Active']),
+    expect.arrayContaining([planName, '$500.00 to $5,000.00', '1.5%', '30 days', 'Active']),
   );
   await expectTablesFit(plans);
 
@@ -98,7 +98,7 @@ test('the admin creates a plan and an activation plan, edits, deactivates and de
   await expect(edit).toBeHidden();
   await expect(plans.getByTestId('banner-success')).toHaveText(PLAN_MESSAGES.updated);
   row = await findRow(plans, planName);
-  expect(await cellTexts(row)).toEqual(expect.arrayContaining(['1.75 %', '45 days']));
+  expect(await cellTexts(row)).toEqual(expect.arrayContaining(['1.75%', '45 days']));
 
   // The activation plan: a fixed price.
   await page.getByRole('tab', { name: 'Activation plans' }).click();
@@ -119,7 +119,7 @@ test('the admin creates a plan and an activation plan, edits, deactivates and de
   await expect(actplans.getByTestId('banner-success')).toHaveText(PLAN_MESSAGES.actCreated);
   const actRow = await findRow(actplans, actName);
   expect(await cellTexts(actRow)).toEqual(
-    expect.arrayContaining([actName, '$50.00', '1.00 %', '60 days', 'Active']),
+    expect.arrayContaining([actName, '$50.00', '1%', '60 days', 'Active']),
   );
   await expectTablesFit(actplans);
 

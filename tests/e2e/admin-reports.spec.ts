@@ -2,9 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
 import { E2E_ADMIN } from '../../playwright.config.ts';
-import { formatMoney } from '../../src/client/lib/format.ts';
 import { addDays, dateOf } from '../../src/shared/dates.ts';
-import { parseCents } from '../../src/shared/money.ts';
+import { formatUsd, parseCents } from '../../src/shared/money.ts';
 import {
   creditByApi,
   csrfHeaders,
@@ -128,7 +127,7 @@ test('an admin sees the period’s transfers drawn and in a table, and downloads
   await fillSignIn(page, E2E_ADMIN.email, E2E_ADMIN.password);
   await expect(page).toHaveURL(/\/admin\/dashboard$/);
   // The dashboard's "Today" card shows today's transfers from the same reports.
-  await expect(page.getByTestId('today-transfers')).toContainText(formatMoney(totals.amount));
+  await expect(page.getByTestId('today-transfers')).toContainText(formatUsd(totals.amount));
   expect([...scripts].filter((file) => file === chartChunk?.file)).toEqual([]);
 
   await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Reports' }).click();

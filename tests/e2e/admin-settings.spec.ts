@@ -66,7 +66,7 @@ test('an admin lowers the daily transfer limit; the member’s transfer form and
     const form = admin.getByTestId('money-settings');
     const limit = form.getByLabel('Daily transfer limit (USD per member per UTC day)');
     await expect(limit).toHaveValue('25000.00');
-    await expect(form).toContainText('Default: $25000.00.');
+    await expect(form).toContainText('Default: $25,000.00.');
     // A bad value is refused on its field before anything is sent.
     await limit.fill('0');
     await form.getByRole('button', { name: 'Save' }).click();
@@ -82,7 +82,7 @@ test('an admin lowers the daily transfer limit; the member’s transfer form and
     await signInMember(page, sender);
     await page.goto('/user/transfer-form');
     await expect(page.getByTestId('transfer-limits')).toHaveText(
-      TRANSFER_MESSAGES.limits('$100', '$100', '$5,000'),
+      TRANSFER_MESSAGES.limits('$100.00', '$100.00', '$5,000.00'),
     );
     const sendForm = page.getByRole('region', { name: 'Send money' });
     await sendForm.getByLabel('Recipient email or username', { exact: true }).fill(recipient.email);

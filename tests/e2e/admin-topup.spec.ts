@@ -72,6 +72,19 @@ test.beforeAll(async ({ playwright }, testInfo) => {
       data: { status: 'inactive' },
     });
     expect(closed.status(), await closed.text()).toBe(200);
+    // A deposit credited by hand, its reason naming the chain's 66-character hash: the All
+    // transactions table still fits, the hash wrapping in parts rather than widening the table.
+    const credited = await admin.post('/api/v1/admin/adjustments', {
+      headers: { ...(await csrfHeaders(admin)), 'Idempotency-Key': crypto.randomUUID() },
+      data: {
+        user_id: buyerId,
+        wallet: 'business',
+        direction: 'credit',
+        amount: '1234567.89',
+        reason: `E2E deposit 0x${'4b7e1f0a9c3d5e28'.repeat(4)} credited by support`,
+      },
+    });
+    expect(credited.status(), await credited.text()).toBe(201);
   } finally {
     await admin.dispose();
     await buyerApi.dispose();
@@ -103,10 +116,22 @@ test('an admin finds a member top-up, exports the list, reads the monthly totals
   expect(csv.status()).toBe(200);
   expect(await csv.text()).toContain(`${buyer.username},topup,debit,250.00,completed,${planName}`);
 
-  // Every kind: the credit, the top-up and the transfer (listed under the payee it credits).
+  // Every kind: the credits, the top-up and the transfer (listed under the payee it credits), each
+  // amount signed with the one minus sign and grouped in thousands.
   await page.getByRole('tab', { name: 'All transactions' }).click();
-  await expect(rows).toHaveCount(3);
-  await expect(rows.getByTestId('tx-member')).toHaveText([payee.username, buyer.username, buyer.username]);
+  await expect(rows).toHaveCount(4);
+  await expect(rows.getByTestId('tx-member')).toHaveText([
+    buyer.username,
+    payee.username,
+    buyer.username,
+    buyer.username,
+  ]);
+  await expect(rows.getByTestId('tx-amount')).toHaveText([
+    '+$1,234,567.89',
+    '+$5,000.00',
+    '−$250.00',
+    '+$6,000.00',
+  ]);
   await expectTablesFit(page.getByRole('main'));
 
   const month = new Date().toISOString().slice(0, 7);

@@ -1,7 +1,7 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { formatMoney } from '../../src/client/lib/format.ts';
 import { INCOME_MESSAGES } from '../../src/shared/income.ts';
 import { RISK_DISCLAIMER } from '../../src/shared/messages.ts';
+import { formatUsd } from '../../src/shared/money.ts';
 import type { MemberRewards } from '../../src/shared/rewards.ts';
 import {
   creditByApi,
@@ -41,7 +41,7 @@ const PROJECTIONS = [
   '244.65',
   '40.50',
   '492.75',
-].map(formatMoney);
+].map((amount) => formatUsd(amount));
 
 const SCREENS: { path: string; ready: (page: Page) => Promise<void> }[] = [
   {
@@ -49,7 +49,7 @@ const SCREENS: { path: string; ready: (page: Page) => Promise<void> }[] = [
     ready: async (page) => {
       await expect(page.getByTestId('income-today')).not.toHaveText('');
       await expect(page.getByTestId('rank-line')).toBeVisible();
-      await expect(page.getByTestId('active-investments')).toContainText(formatMoney(AMOUNT));
+      await expect(page.getByTestId('active-investments')).toContainText(formatUsd(AMOUNT));
     },
   },
   {
@@ -135,11 +135,11 @@ test('plans, income, rewards and the dashboard report what was paid and promise 
     // What was paid is there, said as paid.
     await page.goto('/user/subscription');
     await expect(page.locator(`li[data-plan="${planName}"]`).getByTestId('plan-held')).toHaveText(
-      `You hold one investment in this plan: ${formatMoney(AMOUNT)} invested, ${formatMoney(PAID)} of ROI paid so far.`,
+      `You hold one investment in this plan: ${formatUsd(AMOUNT)} invested, ${formatUsd(PAID)} of ROI paid so far.`,
     );
     await page.goto('/user/income');
     const investment = page.getByTestId('income-investment').filter({ hasText: planName });
-    await expect(investment.getByTestId('investment-roi-paid')).toHaveText(formatMoney(PAID));
+    await expect(investment.getByTestId('investment-roi-paid')).toHaveText(formatUsd(PAID));
     await expect(investment.getByTestId('investment-rule')).toContainText('on at most 37 days');
 
     // The next rank is its requirement, never its prize.
@@ -152,12 +152,12 @@ test('plans, income, rewards and the dashboard report what was paid and promise 
     await expect(rankLine).toContainText('Rank: ');
     if (next) {
       await expect(rankLine).toContainText(
-        `${next.rank} needs ${formatMoney(next.business_needed)} team business`,
+        `${next.rank} needs ${formatUsd(next.business_needed)} team business`,
       );
-      await expect(rankLine).not.toContainText(`${formatMoney(next.amount)} reward`);
+      await expect(rankLine).not.toContainText(`${formatUsd(next.amount)} reward`);
       await page.goto('/user/rewards');
       await expect(page.getByTestId('rewards-next')).toHaveText(
-        `Next rank: ${next.rank} needs ${formatMoney(next.business_needed)} of team business, ${formatMoney(standing.next?.business_left ?? '0.00')} more than now.`,
+        `Next rank: ${next.rank} needs ${formatUsd(next.business_needed)} of team business, ${formatUsd(standing.next?.business_left ?? '0.00')} more than now.`,
       );
     }
   } finally {

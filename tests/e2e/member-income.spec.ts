@@ -111,7 +111,7 @@ test('a member buys a plan, a run pays the date, and the member sees the income 
     await expect(investment.getByTestId('investment-roi-paid')).toHaveText('$2.00');
     await expect(investment.getByTestId('investment-days-paid')).toHaveText('1');
     await expect(investment.getByTestId('investment-rule')).toHaveText(
-      "The plan's rule: a daily run may pay ROI at 2.00% of the amount, on at most 30 days, and stops once ROI paid reaches 200% of the amount. A day's ROI is not guaranteed.",
+      "The plan's rule: a daily run may pay ROI at 2% of the amount, on at most 30 days, and stops once ROI paid reaches 200% of the amount. A day's ROI is not guaranteed.",
     );
     // What was paid, not what might be: no days counted down, no bar filling toward the cap.
     await expect(investment).not.toContainText('$200.00');

@@ -161,7 +161,7 @@ test('the form takes the deposit in USD, paid only in BEP20 USDT, shows the mini
   await signInMember(page, member);
   await openPayPage(page);
   await page.reload();
-  await expect(form(page).getByText('Minimum: 1.00 USD', { exact: true })).toBeVisible();
+  await expect(form(page).getByText('Minimum: $1.00', { exact: true })).toBeVisible();
   expect(QR_CHUNK).toBeTruthy();
   expect(scripts.length).toBeGreaterThan(0);
   expect(scripts).not.toContain(QR_CHUNK);
@@ -170,7 +170,7 @@ test('the form takes the deposit in USD, paid only in BEP20 USDT, shows the mini
   await expect(amount).toHaveAttribute('type', 'number');
   await expect(amount).toHaveAttribute('step', '0.01');
   await expect(amount).toHaveAttribute('required', '');
-  await expect(form(page).getByText('Minimum: 1.00 USD', { exact: true })).toBeVisible();
+  await expect(form(page).getByText('Minimum: $1.00', { exact: true })).toBeVisible();
 
   const currency = form(page).getByLabel('Currency');
   await expect(currency.locator('option')).toHaveText(['USD']);
@@ -204,7 +204,7 @@ test('the form takes the deposit in USD, paid only in BEP20 USDT, shows the mini
   await create.click();
   const banner = form(page).getByTestId('payment-error');
   await expect(banner).toContainText(PAYMENT_MESSAGES.errorTitle);
-  await expect(banner.locator('p')).toHaveText(`${PAYMENT_MESSAGES.belowMinimum}: 1.00 USD`);
+  await expect(banner.locator('p')).toHaveText(`${PAYMENT_MESSAGES.belowMinimum}: $1.00`);
   await expect(amount).toHaveAccessibleDescription(new RegExp(escapeRegExp(PAYMENT_MESSAGES.belowMinimum)));
   expect(creations).toHaveLength(1);
 

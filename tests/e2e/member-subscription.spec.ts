@@ -89,7 +89,7 @@ test('a member buys a plan through review and receipt: the Active Wallet drops b
 
     const card = page.locator(`li[data-plan="${admin.planName}"]`);
     await expect(card.getByTestId('plan-range')).toHaveText('$10.00 to $500.00');
-    await expect(card).toContainText('1.50 %');
+    await expect(card).toContainText('1.5%');
     await expect(card).toContainText('30 days');
     await expect(card).toContainText('Returns are not guaranteed');
     await card.getByRole('button', { name: `Invest in ${admin.planName}` }).click();

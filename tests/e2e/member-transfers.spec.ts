@@ -437,7 +437,7 @@ test('a valid transfer: the review, the processing state, the receipt, a reload 
       );
       // The stacked rows of Recent Activity, not a table: the date and the status stay on screen.
       await expect(other.getByRole('table')).toHaveCount(0);
-      const list = other.getByRole('list', { name: 'Transfers you received' });
+      const list = other.getByRole('region', { name: 'Transfers you received' });
       await expect(rows(list)).toHaveCount(1);
       const row = rows(list).first();
       await expect(row).toContainText(sender.fullname);
@@ -505,14 +505,14 @@ test('$5,000 or more waits for review: the pending-review modal and a yellow Pen
 
   await tabs(page, 'Transfers').filter({ hasText: 'Sent (2)' }).click();
   await expect(page).toHaveURL(/\?tab=sent$/);
-  const list = page.getByRole('list', { name: 'Transfers you sent' });
+  const list = page.getByRole('region', { name: 'Transfers you sent' });
   await expect(rows(list)).toHaveCount(2);
   const newest = rows(list).first();
   await expect(newest).toContainText(recipient.fullname);
   await expect(newest).toContainText(recipient.email);
   await expect(newest.getByTestId('description')).toHaveCount(0);
   await expect(newest.getByTestId('date')).toHaveText(shownDate(transfer.created_at));
-  await expect(amounts(list)).toHaveText(['-$5,000.00', '-$1,234.50']);
+  await expect(amounts(list)).toHaveText(['−$5,000.00', '−$1,234.50']);
   await expect(newest.getByText('Pending', { exact: true })).toHaveClass(/\bbadge\b.*\byellow\b/);
   await expect(rows(list).nth(1).getByText('Completed', { exact: true })).toHaveClass(/\bgreen\b/);
   await expectWithinScreen(page, newest.getByText('Pending', { exact: true }));
@@ -761,7 +761,7 @@ test('the dashboard adds up sent and received money, and the history view agrees
     await expect(recent.nth(0)).toContainText('+$250.00');
     await expect(recent.nth(0)).toContainText(shownDate(back.created_at));
     await expect(recent.nth(0).getByText('Completed')).toHaveClass(/\bgreen\b/);
-    for (const [index, amount] of ['-$30.00', '-$20.00', '-$10.00', '-$5,000.00'].entries()) {
+    for (const [index, amount] of ['−$30.00', '−$20.00', '−$10.00', '−$5,000.00'].entries()) {
       await expect(recent.nth(index + 1)).toContainText(`To ${recipient.fullname}`);
       await expect(recent.nth(index + 1)).toContainText(amount);
     }
@@ -773,8 +773,8 @@ test('the dashboard adds up sent and received money, and the history view agrees
 
   await test.step('the Sent and Received lists', async () => {
     await tabs(page, 'Transfers').filter({ hasText: 'Sent (5)' }).click();
-    const sentList = page.getByRole('list', { name: 'Transfers you sent' });
-    await expect(amounts(sentList)).toHaveText(['-$30.00', '-$20.00', '-$10.00', '-$5,000.00', '-$1,234.50']);
+    const sentList = page.getByRole('region', { name: 'Transfers you sent' });
+    await expect(amounts(sentList)).toHaveText(['−$30.00', '−$20.00', '−$10.00', '−$5,000.00', '−$1,234.50']);
     await expect(statuses(sentList)).toHaveText([
       'Completed',
       'Completed',
@@ -784,7 +784,7 @@ test('the dashboard adds up sent and received money, and the history view agrees
     ]);
     await tabs(page, 'Transfers').filter({ hasText: 'Received (1)' }).click();
     await expect(page).toHaveURL(/\?tab=received$/);
-    const receivedList = page.getByRole('list', { name: 'Transfers you received' });
+    const receivedList = page.getByRole('region', { name: 'Transfers you received' });
     await expect(rows(receivedList)).toHaveCount(1);
     const row = rows(receivedList).first();
     await expect(row).toContainText(recipient.fullname);
@@ -818,22 +818,22 @@ test('the dashboard adds up sent and received money, and the history view agrees
 
     await historyTabs.filter({ hasText: 'All (6)' }).click();
     await expect(page).toHaveURL(/\?tab=all$/);
-    const all = page.getByRole('list', { name: 'All transfers' });
+    const all = page.getByRole('region', { name: 'All transfers' });
     await expect(amounts(all)).toHaveText([
       '+$250.00',
-      '-$30.00',
-      '-$20.00',
-      '-$10.00',
-      '-$5,000.00',
-      '-$1,234.50',
+      '−$30.00',
+      '−$20.00',
+      '−$10.00',
+      '−$5,000.00',
+      '−$1,234.50',
     ]);
     await expect(rows(all).first().getByTestId('date')).toHaveText(DATE_SHAPE);
 
     await historyTabs.filter({ hasText: 'Incoming (1)' }).click();
     await expect(page).toHaveURL(/\?tab=incoming$/);
-    await expect(rows(page.getByRole('list', { name: 'Incoming transfers' }))).toHaveCount(1);
+    await expect(rows(page.getByRole('region', { name: 'Incoming transfers' }))).toHaveCount(1);
     await historyTabs.filter({ hasText: 'Outgoing (5)' }).click();
-    const outgoing = page.getByRole('list', { name: 'Outgoing transfers' });
+    const outgoing = page.getByRole('region', { name: 'Outgoing transfers' });
     await expect(rows(outgoing)).toHaveCount(5);
     await expect(rows(outgoing).last().getByTestId('date')).toHaveText(shownDate(sent.lunch ?? ''));
   });
@@ -938,7 +938,7 @@ test.describe('with the history call failing', () => {
     ]);
     await historyTabs.filter({ hasText: 'All (0)' }).click();
     await expect(page.getByText(TRANSFER_MESSAGES.noActivity)).toBeVisible();
-    await expect(page.getByText('-$30.00')).toHaveCount(0);
+    await expect(page.getByText('−$30.00')).toHaveCount(0);
   });
 
   test('no answer at all: the history screens say "Something went wrong" and that the server did not answer, not the browser\'s words', async ({

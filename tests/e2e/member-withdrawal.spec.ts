@@ -631,7 +631,7 @@ test('a member compounds income into a plan, changes the amount, and an admin ap
     await page.getByRole('button', { name: WITHDRAWAL_TEXT.send }).click();
     // The plan's range, on the field, before any request.
     await expect(amount).toHaveAccessibleDescription(
-      /Amount must be between \$10\.00 and \$5000\.00 for this plan/,
+      /Amount must be between \$10\.00 and \$5,000\.00 for this plan/,
     );
     await amount.fill('50');
     await expect(page.getByTestId('figure-fee')).toHaveText(WITHDRAWAL_TEXT.noFee);

@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { DISCLOSURE_TEXT, INCOME_BANDS } from '../../src/shared/disclosure.ts';
 import { RISK_DISCLAIMER } from '../../src/shared/messages.ts';
+import { formatPercent } from '../../src/shared/money.ts';
 
 // Issue 17 item 6: a visitor follows the landing page footer's link to the income disclosure and
 // sees the figures the server computed from the ledger (this run's database: whatever the other specs
@@ -25,7 +26,7 @@ test('a visitor reads the income disclosure from the landing page footer', async
   for (const band of figures.bands) {
     const row = page.locator(`tr[data-band="${band.id}"]`);
     await expect(row).toContainText(String(band.members));
-    await expect(row).toContainText(`${band.share_percent}%`);
+    await expect(row).toContainText(formatPercent(band.share_percent));
   }
   expect(figures.bands.reduce((sum, b) => sum + b.members, 0)).toBe(figures.members);
   await expect(page.getByTestId('disclosure-members')).toHaveText(String(figures.members));

@@ -1,12 +1,11 @@
 import * as v from 'valibot';
-import { formatCents, parseCents } from '../../../shared/money.ts';
+import { formatUsd, parseCents } from '../../../shared/money.ts';
 import type { Plan } from '../../../shared/plans.ts';
 import { TOPUP_MESSAGES, topupSelfSchema } from '../../../shared/topups.ts';
-import { formatMoney } from '../../lib/format.ts';
 
 /** Said on the amount when the Active Wallet holds less: the form links to Deposit beside it. */
 export const shortWalletText = (availableCents: number) =>
-  `Not enough in your Active Wallet: ${formatMoney(formatCents(availableCents))} available`;
+  `Not enough in your Active Wallet: ${formatUsd(availableCents)} available`;
 
 /**
  * The shared top-up schema plus what the form can see: the chosen plan's range (the server's own

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Withdrawal } from '../../../shared/withdrawals.ts';
-import { accountAge, figuresOf, isUsable, pendingFirst, percentText, shortAddress } from './figures.ts';
+import { accountAge, figuresOf, isUsable, pendingFirst } from './figures.ts';
 
 describe('figuresOf', () => {
   it('takes 5% of an income withdrawal, rounded half up to the cent, and pays the rest', () => {
@@ -37,14 +37,6 @@ describe('figuresOf', () => {
   });
 });
 
-describe('percentText', () => {
-  it('drops trailing zeros', () => {
-    expect(percentText('5.00')).toBe('5');
-    expect(percentText('2.50')).toBe('2.5');
-    expect(percentText('10')).toBe('10');
-  });
-});
-
 describe('payout addresses', () => {
   const bep20 = { network: 'bep20' as const, address: '0xabc', usable_from: '2026-01-02T00:00:00.000Z' };
 
@@ -75,13 +67,5 @@ describe('pendingFirst', () => {
       row('d', 'pending', '2026-01-02T00:00:00.000Z'),
     ];
     expect(pendingFirst(rows).map((r) => r.id)).toEqual(['d', 'b', 'a', 'c']);
-  });
-});
-
-describe('shortAddress', () => {
-  it('keeps the first and last six characters of a long address', () => {
-    expect(shortAddress('0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed')).toBe('0x5aAe…1BeAed');
-    expect(shortAddress('TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7')).toBe('TLa2f6…5wYjU7');
-    expect(shortAddress('short')).toBe('short');
   });
 });

@@ -7,8 +7,6 @@ import {
   withdrawalFeeCents,
 } from '../../../shared/withdrawals.ts';
 
-export { percentText } from '../../../shared/withdrawals.ts';
-
 // The withdrawal screens' arithmetic, kept out of the components so it is tested on its own. Integer
 // cents throughout (RULES.md "Money"): the typed text is parsed once, never turned into a float.
 
@@ -86,10 +84,3 @@ export function pendingFirst(rows: readonly Withdrawal[]): Withdrawal[] {
     return waiting !== 0 ? waiting : b.created_at.localeCompare(a.created_at);
   });
 }
-
-/**
- * "0x5aAe…1BeAed": a payout address short enough for a table cell (its whole text is in the detail
- * panel, the cell's title and the CSV). The first and last six characters are what people compare.
- */
-export const shortAddress = (address: string) =>
-  address.length <= 15 ? address : `${address.slice(0, 6)}…${address.slice(-6)}`;

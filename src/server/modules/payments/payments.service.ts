@@ -1,4 +1,4 @@
-import { formatCents } from '../../../shared/money.ts';
+import { formatCents, formatUsd } from '../../../shared/money.ts';
 import {
   type CreatePaymentInput,
   isFinalPaymentStatus,
@@ -123,7 +123,7 @@ export async function createPayment(
   const minCents = Math.round(min.min_amount * 100);
   if (input.price_amount < minCents) {
     throw badRequest([
-      { field: 'price_amount', message: `${PAYMENT_MESSAGES.belowMinimum}: ${formatCents(minCents)} USD` },
+      { field: 'price_amount', message: `${PAYMENT_MESSAGES.belowMinimum}: ${formatUsd(minCents)}` },
     ]);
   }
   const orderId = newId();

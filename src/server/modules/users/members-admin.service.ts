@@ -1,5 +1,5 @@
 import { csvDocument } from '../../../shared/csv.ts';
-import { formatCents } from '../../../shared/money.ts';
+import { formatCents, formatUsd } from '../../../shared/money.ts';
 import {
   type DeletionPreview,
   MEMBER_ADMIN_MESSAGES,
@@ -209,9 +209,9 @@ async function historyReasons(db: Db, id: string): Promise<string[]> {
   const reasons: string[] = [];
   for (const account of history.balances) {
     if (account.balanceCents !== 0)
-      reasons.push(`${walletLabel(account.code)} holds $${formatCents(account.balanceCents)}`);
+      reasons.push(`${walletLabel(account.code)} holds ${formatUsd(account.balanceCents)}`);
     if (account.heldCents !== 0)
-      reasons.push(`${walletLabel(account.code)} has $${formatCents(account.heldCents)} on hold`);
+      reasons.push(`${walletLabel(account.code)} has ${formatUsd(account.heldCents)} on hold`);
   }
   if (history.ledgerRows > 0) reasons.push(plural(history.ledgerRows, 'ledger transfer', 'ledger transfers'));
   if (history.payments > 0) reasons.push(plural(history.payments, 'crypto payment', 'crypto payments'));

@@ -1,4 +1,4 @@
-import { formatCents } from '../../../shared/money.ts';
+import { formatCents, formatUsd } from '../../../shared/money.ts';
 import { NOTIFICATION_LINKS } from '../../../shared/notifications.ts';
 import {
   CHAIN_CREDIT_MESSAGES,
@@ -234,7 +234,7 @@ async function credit(
   await notifyMembers(trx, {
     recipientIds: [row.user_id],
     title: 'Deposit credited',
-    message: `Your on-chain deposit of $${formatCents(amountCents)} was added to your Active Wallet.`,
+    message: `Your on-chain deposit of ${formatUsd(amountCents)} was added to your Active Wallet.`,
     createdBy,
     link: NOTIFICATION_LINKS.depositCredited,
   });

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { formatDateTime, formatMoney } from '../../../lib/format.ts';
+import { formatUsd, parseCents } from '../../../../shared/money.ts';
+import { formatDateTime } from '../../../lib/format.ts';
 import { QueryError } from '../../../ui/query-error.tsx';
 import { RiskNote } from '../../../ui/risk-note.tsx';
 import { Spinner } from '../../../ui/spinner.tsx';
@@ -29,7 +30,8 @@ function Card({ id, title, children }: { id: string; title: string; children: Re
 export function IncomeCard() {
   const { data, isPending, error, refetch } = useQuery(incomeSummaryQuery);
   const active = data?.investments.filter((investment) => investment.status === 'active') ?? [];
-  const invested = active.reduce((sum, investment) => sum + Math.round(Number(investment.amount) * 100), 0);
+  // Cents from the API's strings, never through a float.
+  const invested = active.reduce((sum, investment) => sum + (parseCents(investment.amount) ?? 0), 0);
   return (
     <Card id="daily-income-title" title="Income">
       {isPending ? (
@@ -41,16 +43,16 @@ export function IncomeCard() {
           <dl className="stat-grid">
             <div className="stat">
               <dt>Today</dt>
-              <dd data-testid="income-today">{formatMoney(data.today.total)}</dd>
+              <dd data-testid="income-today">{formatUsd(data.today.total)}</dd>
             </div>
             <div className="stat">
               <dt>This month</dt>
-              <dd data-testid="income-month">{formatMoney(data.month.total)}</dd>
+              <dd data-testid="income-month">{formatUsd(data.month.total)}</dd>
             </div>
             <div className="stat">
               <dt>Active investments</dt>
               <dd data-testid="active-investments">
-                {active.length} · {formatMoney((invested / 100).toFixed(2))}
+                {active.length} · {formatUsd(invested)}
               </dd>
             </div>
           </dl>
@@ -85,7 +87,7 @@ export function TeamCard({ memberId }: { memberId: string }) {
           </div>
           <div className="stat">
             <dt>Team business</dt>
-            <dd data-testid="team-business">{formatMoney(team.data.team_business)}</dd>
+            <dd data-testid="team-business">{formatUsd(team.data.team_business)}</dd>
           </div>
           <div className="stat">
             <dt>Direct members</dt>
@@ -102,7 +104,7 @@ export function TeamCard({ memberId }: { memberId: string }) {
           Rank: <strong>{reached?.rank ?? 'none yet'}</strong>
           {/* The next rank is its requirement, never its prize: the reward is on the rewards screen's ladder. */}
           {next && nextReward
-            ? ` · ${next.rank} needs ${formatMoney(nextReward.business_needed)} team business (${formatMoney(next.business_left)} more than now)`
+            ? ` · ${next.rank} needs ${formatUsd(nextReward.business_needed)} team business (${formatUsd(next.business_left)} more than now)`
             : null}
         </p>
       )}

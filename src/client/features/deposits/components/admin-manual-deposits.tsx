@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { formatUsd, parseCents } from '../../../../shared/money.ts';
 import '../deposits.css';
 import { useState } from 'react';
 import {
@@ -8,8 +9,7 @@ import {
   depositDecisionSchema,
   type ManualDeposit,
 } from '../../../../shared/deposits.ts';
-import { parseCents } from '../../../../shared/money.ts';
-import { formatDateTime, formatMoney } from '../../../lib/format.ts';
+import { formatDateTime } from '../../../lib/format.ts';
 import type { DataColumn } from '../../../ui/data-table.tsx';
 import { type ReviewAction, ReviewTable, reasonField, type StatusFilter } from '../../../ui/review-table.tsx';
 import { allDepositsQuery, decideDeposit, refreshAfterDeposit } from '../api.ts';
@@ -43,7 +43,7 @@ function columns(): DataColumn<ManualDeposit>[] {
     {
       id: 'amount',
       header: 'Amount (USD)',
-      cell: (d) => formatMoney(d.amount),
+      cell: (d) => formatUsd(d.amount),
       sortValue: (d) => parseCents(d.amount) ?? 0,
       csv: (d) => d.amount,
       className: 'num',
@@ -97,7 +97,7 @@ const approve: ReviewAction<ManualDeposit, typeof depositDecisionSchema> = {
   title: 'Approve deposit',
   explain: (d) => (
     <p>
-      Approving adds {formatMoney(d.amount)} to the member’s Active Wallet, once. To credit another amount,
+      Approving adds {formatUsd(d.amount)} to the member’s Active Wallet, once. To credit another amount,
       reject it with a reason instead.
     </p>
   ),
@@ -145,7 +145,7 @@ export function AdminManualDeposits(filter: StatusFilter<DepositStatus>) {
       actionsClassName="deposit-actions"
       summary={(d) => (
         <p>
-          {d.fullname} ({d.email}) reports a deposit of {formatMoney(d.amount)}, transaction{' '}
+          {d.fullname} ({d.email}) reports a deposit of {formatUsd(d.amount)}, transaction{' '}
           <span className="deposit-hash">{d.tx_hash}</span>.
         </p>
       )}

@@ -1,8 +1,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { DEPOSIT_STATUS_LABELS, type ManualDeposit } from '../../../../shared/deposits.ts';
-import { parseCents } from '../../../../shared/money.ts';
-import { formatDateTime, formatMoney } from '../../../lib/format.ts';
+import { formatUsd, parseCents } from '../../../../shared/money.ts';
+import { formatDateTime } from '../../../lib/format.ts';
 import { errorText } from '../../../lib/http.ts';
 import { type DataColumn, DataTable } from '../../../ui/data-table.tsx';
 import { MessageBanner } from '../../../ui/message-banner.tsx';
@@ -17,7 +17,7 @@ function columns(onCancel: (d: ManualDeposit) => void): DataColumn<ManualDeposit
     {
       id: 'amount',
       header: 'Amount',
-      cell: (d) => <strong data-testid="manual-deposit-amount">{formatMoney(d.amount)}</strong>,
+      cell: (d) => <strong data-testid="manual-deposit-amount">{formatUsd(d.amount)}</strong>,
       sortValue: (d) => parseCents(d.amount) ?? 0,
       csv: (d) => d.amount,
       className: 'num',
@@ -127,8 +127,8 @@ export function MyManualDeposits() {
         {cancelling ? (
           <>
             <p>
-              Your manual deposit of {formatMoney(cancelling.amount)} will not be checked. You can send the
-              same transaction again later.
+              Your manual deposit of {formatUsd(cancelling.amount)} will not be checked. You can send the same
+              transaction again later.
             </p>
             <div className="modal-actions">
               <button type="button" className="button" onClick={() => setCancelling(null)} disabled={busy}>

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { DISCLOSURE_DAYS, DISCLOSURE_TEXT } from '../../../../shared/disclosure.ts';
-import { formatDateTime, formatMoney } from '../../../lib/format.ts';
+import { formatPercent, formatUsd } from '../../../../shared/money.ts';
+import { formatDateTime } from '../../../lib/format.ts';
 import { QueryError } from '../../../ui/query-error.tsx';
 import { Spinner } from '../../../ui/spinner.tsx';
 import { disclosureQuery } from '../api.ts';
@@ -42,7 +43,7 @@ export function IncomeDisclosure() {
                   <tr key={band.id} data-band={band.id}>
                     <th scope="row">{band.label}</th>
                     <td className="num">{band.members}</td>
-                    <td className="num">{band.share_percent}%</td>
+                    <td className="num">{formatPercent(band.share_percent)}</td>
                   </tr>
                 ))}
               </tbody>
@@ -55,15 +56,15 @@ export function IncomeDisclosure() {
             </div>
             <div className="stat">
               <dt>{DISCLOSURE_TEXT.median}</dt>
-              <dd data-testid="disclosure-median">{formatMoney(d.median)}</dd>
+              <dd data-testid="disclosure-median">{formatUsd(d.median)}</dd>
             </div>
             <div className="stat">
               <dt>{DISCLOSURE_TEXT.incomePaid}</dt>
-              <dd data-testid="disclosure-income">{formatMoney(d.income_paid)}</dd>
+              <dd data-testid="disclosure-income">{formatUsd(d.income_paid)}</dd>
             </div>
             <div className="stat">
               <dt>{DISCLOSURE_TEXT.deposits}</dt>
-              <dd data-testid="disclosure-deposits">{formatMoney(d.deposits)}</dd>
+              <dd data-testid="disclosure-deposits">{formatUsd(d.deposits)}</dd>
             </div>
           </dl>
           <p className="muted">{DISCLOSURE_TEXT.computedAt(formatDateTime(d.computed_at))}</p>

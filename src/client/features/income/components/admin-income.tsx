@@ -9,7 +9,8 @@ import {
   incomeRunSchema,
   RUN_TRIGGER_LABELS,
 } from '../../../../shared/income.ts';
-import { formatDateTime, formatMoney } from '../../../lib/format.ts';
+import { formatUsd } from '../../../../shared/money.ts';
+import { formatDateTime } from '../../../lib/format.ts';
 import { ApiError } from '../../../lib/http.ts';
 import { useSchemaForm } from '../../../lib/use-schema-form.ts';
 import { formatUtcDay, formatUtcMonth } from '../../../lib/utc-days.ts';
@@ -61,8 +62,8 @@ const runColumns: DataColumn<IncomeRunRow>[] = [
     },
   },
   { id: 'investments', header: 'Investments paid', cell: (r) => r.investments_paid, className: 'num' },
-  { id: 'roi', header: 'ROI total', cell: (r) => formatMoney(r.roi_total), className: 'num nowrap' },
-  { id: 'level', header: 'Level total', cell: (r) => formatMoney(r.level_total), className: 'num nowrap' },
+  { id: 'roi', header: 'ROI total', cell: (r) => formatUsd(r.roi_total), className: 'num nowrap' },
+  { id: 'level', header: 'Level total', cell: (r) => formatUsd(r.level_total), className: 'num nowrap' },
   { id: 'duration', header: 'Duration', cell: (r) => formatDuration(r.duration_ms), className: 'num nowrap' },
   {
     id: 'trigger',
@@ -114,7 +115,7 @@ export function IncomeRuns({ page, onPage }: { page: number; onPage: (page: numb
 }
 
 const paidSummary = (run: IncomeRunResult['run']) =>
-  `${run.date}: ${run.investments_paid} ${run.investments_paid === 1 ? 'investment' : 'investments'} paid, ROI ${formatMoney(run.roi_total)}, level income ${formatMoney(run.level_total)}.`;
+  `${run.date}: ${run.investments_paid} ${run.investments_paid === 1 ? 'investment' : 'investments'} paid, ROI ${formatUsd(run.roi_total)}, level income ${formatUsd(run.level_total)}.`;
 
 /** Pays one date by hand (default yesterday, UTC); a date already paid pays nothing again. */
 export function RunDateForm() {
@@ -192,32 +193,32 @@ const monthColumns: DataColumn<IncomeOverview['months'][number]>[] = [
     descFirst: true,
     className: 'nowrap',
   },
-  { id: 'roi', header: 'ROI', cell: (m) => formatMoney(m.roi), csv: (m) => m.roi, className: 'num nowrap' },
+  { id: 'roi', header: 'ROI', cell: (m) => formatUsd(m.roi), csv: (m) => m.roi, className: 'num nowrap' },
   {
     id: 'activation',
     header: 'Activation income',
-    cell: (m) => formatMoney(m.activation),
+    cell: (m) => formatUsd(m.activation),
     csv: (m) => m.activation,
     className: 'num nowrap',
   },
   {
     id: 'level',
     header: 'Level income',
-    cell: (m) => formatMoney(m.level),
+    cell: (m) => formatUsd(m.level),
     csv: (m) => m.level,
     className: 'num nowrap',
   },
   {
     id: 'income',
     header: 'Income paid',
-    cell: (m) => formatMoney(m.income_total),
+    cell: (m) => formatUsd(m.income_total),
     csv: (m) => m.income_total,
     className: 'num nowrap',
   },
   {
     id: 'deposits',
     header: 'Deposits received',
-    cell: (m) => formatMoney(m.deposits),
+    cell: (m) => formatUsd(m.deposits),
     csv: (m) => m.deposits,
     className: 'num nowrap',
   },
@@ -249,7 +250,7 @@ export function IncomeAgainstDeposits() {
               <div className="stat" key={label}>
                 <dt>{label}</dt>
                 <dd className={amount.startsWith('-') ? 'income-negative' : undefined}>
-                  {formatMoney(amount)}
+                  {formatUsd(amount)}
                 </dd>
               </div>
             ))}

@@ -1,6 +1,5 @@
 import type { IncomeSummary } from '../../../../shared/income.ts';
-import { formatCents, parseCents } from '../../../../shared/money.ts';
-import { formatMoney } from '../../../lib/format.ts';
+import { formatUsd, parseCents } from '../../../../shared/money.ts';
 import { formatUtcDay, formatUtcShortDay } from '../../../lib/utc-days.ts';
 
 // A bar per day, drawn by hand in SVG: a chart library would weigh more than the whole screen.
@@ -17,7 +16,7 @@ export default function IncomeChart({ days }: { days: IncomeSummary['days'] }) {
   const barWidth = WIDTH / Math.max(1, days.length);
   const first = days[0]?.date ?? '';
   const last = days.at(-1)?.date ?? '';
-  const sumText = formatMoney(formatCents(totalCents));
+  const sumText = formatUsd(totalCents);
   return (
     <figure className="income-chart" data-testid="income-chart">
       <svg
@@ -40,7 +39,7 @@ export default function IncomeChart({ days }: { days: IncomeSummary['days'] }) {
               className="income-chart-bar"
               data-date={day.date}
             >
-              <title>{`${formatUtcDay(day.date)}: ${formatMoney(day.total)}`}</title>
+              <title>{`${formatUtcDay(day.date)}: ${formatUsd(day.total)}`}</title>
             </rect>
           );
         })}
@@ -49,7 +48,7 @@ export default function IncomeChart({ days }: { days: IncomeSummary['days'] }) {
         <span>{formatUtcShortDay(first)}</span>
         <span>
           {highest > 0
-            ? `Highest day ${formatMoney(days[cents.indexOf(highest)]?.total ?? '0.00')}`
+            ? `Highest day ${formatUsd(days[cents.indexOf(highest)]?.total ?? '0.00')}`
             : 'No income in these days'}
         </span>
         <span>{`${formatUtcShortDay(last)} (UTC)`}</span>

@@ -2,8 +2,9 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { lazy, Suspense } from 'react';
 import type { IncomeByKind, IncomeSummary, MemberInvestment } from '../../../../shared/income.ts';
+import { formatPercent, formatUsd } from '../../../../shared/money.ts';
 import { TRANSACTION_TABLE_LABELS } from '../../../../shared/transactions.ts';
-import { formatDateTime, formatMoney } from '../../../lib/format.ts';
+import { formatDateTime } from '../../../lib/format.ts';
 import type { GlossaryId } from '../../../ui/glossary.ts';
 import { QueryError } from '../../../ui/query-error.tsx';
 import { Spinner } from '../../../ui/spinner.tsx';
@@ -24,14 +25,14 @@ function PeriodCard({ title, figures, testId }: { title: string; figures: Income
   return (
     <section className="card income-period" aria-label={title} data-testid={testId}>
       <h3>{title}</h3>
-      <p className="income-total">{formatMoney(figures.total)}</p>
+      <p className="income-total">{formatUsd(figures.total)}</p>
       <dl className="facts">
         {KIND_ROWS.map(([kind, label, term]) => (
           <div key={kind}>
             <dt>
               <Term id={term}>{label}</Term>
             </dt>
-            <dd data-testid={`${testId}-${kind}`}>{formatMoney(figures[kind])}</dd>
+            <dd data-testid={`${testId}-${kind}`}>{formatUsd(figures[kind])}</dd>
           </div>
         ))}
       </dl>
@@ -56,7 +57,7 @@ function InvestmentCard({ investment: i }: { investment: MemberInvestment }) {
       <dl className="facts">
         <div>
           <dt>Amount</dt>
-          <dd>{formatMoney(i.amount)}</dd>
+          <dd>{formatUsd(i.amount)}</dd>
         </div>
         <div>
           <dt>Bought</dt>
@@ -64,7 +65,7 @@ function InvestmentCard({ investment: i }: { investment: MemberInvestment }) {
         </div>
         <div>
           <dt>ROI paid so far</dt>
-          <dd data-testid="investment-roi-paid">{formatMoney(i.roi_paid)}</dd>
+          <dd data-testid="investment-roi-paid">{formatUsd(i.roi_paid)}</dd>
         </div>
         <div>
           <dt>Days paid</dt>
@@ -72,7 +73,7 @@ function InvestmentCard({ investment: i }: { investment: MemberInvestment }) {
         </div>
       </dl>
       <p className="muted" data-testid="investment-rule">
-        {`The plan's rule: a daily run may pay ROI at ${i.roi_percent}% of the amount, on at most ${i.duration_days} days, and stops once ROI paid reaches ${Number(i.cap_percent)}% of the amount. A day's ROI is not guaranteed.`}
+        {`The plan's rule: a daily run may pay ROI at ${formatPercent(i.roi_percent)} of the amount, on at most ${i.duration_days} days, and stops once ROI paid reaches ${formatPercent(i.cap_percent)} of the amount. A day's ROI is not guaranteed.`}
       </p>
     </li>
   );

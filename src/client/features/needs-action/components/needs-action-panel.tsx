@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
+import { formatUsd } from '../../../../shared/money.ts';
 import type { NeedsAction, NeedsActionKey } from '../../../../shared/needs-action.ts';
-import { formatMoney } from '../../../lib/format.ts';
 import { QueryError } from '../../../ui/query-error.tsx';
 import { Spinner } from '../../../ui/spinner.tsx';
 import { needsActionQuery } from '../api.ts';
@@ -136,7 +136,7 @@ function detail(data: NeedsAction, key: NeedsActionKey): string {
   const item = data[key];
   const parts: string[] = [];
   if (item.oldest_at) parts.push(`oldest waiting ${waitedFor(item.oldest_at, data.as_of)}`);
-  if ('amount' in item && item.amount !== '0.00') parts.push(`${formatMoney(item.amount)} waiting`);
+  if ('amount' in item && item.amount !== '0.00') parts.push(`${formatUsd(item.amount)} waiting`);
   const text = parts.join(', ');
   return text.charAt(0).toUpperCase() + text.slice(1);
 }

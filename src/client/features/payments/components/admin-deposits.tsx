@@ -1,8 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
+import { formatUsd } from '../../../../shared/money.ts';
 import '../payments.css';
 import { useMemo, useState } from 'react';
 import { PAY_COIN_LABEL, PAYMENT_STATUSES, type PaymentStatus } from '../../../../shared/payments.ts';
-import { formatDateTime, formatMoney } from '../../../lib/format.ts';
+import { formatDateTime } from '../../../lib/format.ts';
 import { type DataColumn, DataTable } from '../../../ui/data-table.tsx';
 import { SelectField } from '../../../ui/form-field.tsx';
 import { type AdminPayment, allPaymentsQuery } from '../api.ts';
@@ -57,7 +58,7 @@ function columns(onCredit: (p: AdminPayment) => void): DataColumn<AdminPayment>[
         </>
       ),
     },
-    { id: 'deposit', header: 'Deposit (USD)', cell: (p) => formatMoney(p.price_amount), className: 'usd' },
+    { id: 'deposit', header: 'Deposit (USD)', cell: (p) => formatUsd(p.price_amount), className: 'usd' },
     {
       id: 'coin',
       // The coin is named once, in full, on a line of its own under the heading (`coin-col` keeps the line break).
@@ -80,7 +81,7 @@ function columns(onCredit: (p: AdminPayment) => void): DataColumn<AdminPayment>[
     {
       id: 'credited',
       header: 'Credited (USD)',
-      cell: (p) => (p.credited_amount ? formatMoney(p.credited_amount) : '—'),
+      cell: (p) => (p.credited_amount ? formatUsd(p.credited_amount) : '—'),
       className: 'usd',
     },
     {

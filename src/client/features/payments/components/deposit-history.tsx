@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
+import { formatUsd, parseCents } from '../../../../shared/money.ts';
 import '../payments.css';
-import { parseCents } from '../../../../shared/money.ts';
 import { coinAmount, cryptoUnits, type Payment } from '../../../../shared/payments.ts';
-import { formatDateTime, formatMoney } from '../../../lib/format.ts';
+import { formatDateTime } from '../../../lib/format.ts';
 import { type DataColumn, DataTable } from '../../../ui/data-table.tsx';
 import { myPaymentsQuery } from '../api.ts';
 import { PaymentStatusBadge, paymentStatusLabel } from './payment-status-badge.tsx';
@@ -17,7 +17,7 @@ const COLUMNS: DataColumn<Payment>[] = [
   {
     id: 'deposit',
     header: 'Deposit (USD)',
-    cell: (p) => <strong data-testid="deposit-amount">{formatMoney(p.price_amount)} USD</strong>,
+    cell: (p) => <strong data-testid="deposit-amount">{formatUsd(p.price_amount)} USD</strong>,
     sortValue: (p) => parseCents(p.price_amount) ?? 0,
     csv: (p) => p.price_amount,
     className: 'num',
@@ -65,7 +65,7 @@ const COLUMNS: DataColumn<Payment>[] = [
     id: 'credited',
     header: 'Credited to your Active Wallet (USD)',
     cell: (p) => (
-      <span data-testid="deposit-credited">{p.credited_amount ? formatMoney(p.credited_amount) : '—'}</span>
+      <span data-testid="deposit-credited">{p.credited_amount ? formatUsd(p.credited_amount) : '—'}</span>
     ),
     csv: (p) => p.credited_amount ?? '',
     className: 'num',

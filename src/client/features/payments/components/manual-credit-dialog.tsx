@@ -1,8 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
-import { parseCents } from '../../../../shared/money.ts';
+import { formatUsd, parseCents } from '../../../../shared/money.ts';
 import { coinAmount, manualCreditSchema } from '../../../../shared/payments.ts';
-import { formatMoney } from '../../../lib/format.ts';
 import { useOffline } from '../../../lib/offline.ts';
 import { useSchemaForm } from '../../../lib/use-schema-form.ts';
 import { FormField, TextAreaField } from '../../../ui/form-field.tsx';
@@ -63,9 +62,9 @@ export function ManualCreditDialog({
       {payment ? (
         <form className="form" onSubmit={submit} noValidate aria-busy={busy}>
           <p>
-            {payment.member_name} ({payment.member_email}) made a deposit of{' '}
-            {formatMoney(payment.price_amount)} USD, was asked to send {coinAmount(payment.pay_amount)} and
-            sent {coinAmount(payment.actually_paid ?? '0')}. The amount goes to their Active Wallet, once.
+            {payment.member_name} ({payment.member_email}) made a deposit of {formatUsd(payment.price_amount)}{' '}
+            USD, was asked to send {coinAmount(payment.pay_amount)} and sent{' '}
+            {coinAmount(payment.actually_paid ?? '0')}. The amount goes to their Active Wallet, once.
           </p>
           <FormField
             label="Amount to credit (USD)"

@@ -1,9 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { formatCents, parseCents } from '../../../../shared/money.ts';
+import { formatUsd, parseCents } from '../../../../shared/money.ts';
 import {
   coinAmount,
   createPaymentSchema,
+  cryptoUnits,
   PAY_COIN_LABEL,
   PAY_CURRENCY,
   PAYMENT_MESSAGES,
@@ -11,7 +12,6 @@ import {
   PRICE_CURRENCY,
   payAmountFor,
 } from '../../../../shared/payments.ts';
-import { formatMoney } from '../../../lib/format.ts';
 import { errorText } from '../../../lib/http.ts';
 import { useOffline } from '../../../lib/offline.ts';
 import { useSchemaForm } from '../../../lib/use-schema-form.ts';
@@ -19,13 +19,19 @@ import { FormField, SelectField } from '../../../ui/form-field.tsx';
 import { MoneyOfflineNote } from '../../../ui/offline-notice.tsx';
 import { createPayment, currenciesQuery, minAmountQuery, offeredCurrencies } from '../api.ts';
 
-const minimumFormat = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 8 });
+/** The provider's minimum (a coin amount, 1 USDT counted as 1 USD) in dollars, rounded up to the cent: never shown below itself. */
+function minimumText(minimum: number): string | undefined {
+  const units = cryptoUnits(String(minimum));
+  if (units === null) return undefined;
+  return `Minimum: ${formatUsd((units + UNITS_PER_CENT - 1n) / UNITS_PER_CENT)}`;
+}
+const UNITS_PER_CENT = 1_000_000n;
 
 /** Before creating: what the member will send and what reaches the Active Wallet, for a valid amount. */
 function preview(amount: string): string | null {
   const cents = parseCents(amount);
   if (cents === null || cents <= 0) return null;
-  return `You send ${coinAmount(payAmountFor(amount))}; ${formatMoney(formatCents(cents))} is credited to your Active Wallet.`;
+  return `You send ${coinAmount(payAmountFor(amount))}; ${formatUsd(cents)} is credited to your Active Wallet.`;
 }
 
 /** Spec 2 "Crypto payment page": the deposit in US dollars and the coin to pay with. */
@@ -83,7 +89,7 @@ export function PaymentForm({
           value={amount}
           onChange={(e) => setAmount(e.target.value)}
           error={errors.price_amount}
-          hint={minimum === undefined ? undefined : `Minimum: ${minimumFormat.format(minimum)} USD`}
+          hint={minimum === undefined ? undefined : minimumText(minimum)}
           disabled={busy}
         />
         {willSend ? (

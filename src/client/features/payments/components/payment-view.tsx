@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useEffect } from 'react';
+import { formatUsd } from '../../../../shared/money.ts';
 import {
   amountToSend,
   coinAmount,
@@ -9,7 +10,7 @@ import {
   type Payment,
   processingFee,
 } from '../../../../shared/payments.ts';
-import { formatDateTime, formatMoney } from '../../../lib/format.ts';
+import { formatDateTime } from '../../../lib/format.ts';
 import { Spinner } from '../../../ui/spinner.tsx';
 import { amountPaid, paymentStatusQuery, refreshAfterPayment } from '../api.ts';
 import { CopyAddressButton } from './copy-address-button.tsx';
@@ -137,7 +138,7 @@ function PaymentDetails({ payment }: { payment: Payment }) {
         ) : null}
         <div>
           <dt>Credited to your Active Wallet (USD)</dt>
-          <dd data-testid="payment-credit">{formatMoney(payment.price_amount)}</dd>
+          <dd data-testid="payment-credit">{formatUsd(payment.price_amount)}</dd>
         </div>
       </dl>
       <h3 className="field-label">Pay address ({PAY_COIN_LABEL})</h3>
@@ -156,7 +157,7 @@ function PaymentDetails({ payment }: { payment: Payment }) {
         </li>
         <li>{PAYMENT_MESSAGES.networkFees}</li>
         <li data-testid="payment-credit-note">
-          {PAYMENT_MESSAGES.creditNote(formatMoney(payment.price_amount), fee)}
+          {PAYMENT_MESSAGES.creditNote(formatUsd(payment.price_amount), fee)}
         </li>
       </ul>
     </section>
@@ -192,7 +193,7 @@ function PaymentSuccess({ payment }: { payment: Payment }) {
         {payment.credited_amount ? (
           <div>
             <dt>Credited to your Active Wallet (USD)</dt>
-            <dd data-testid="credited-amount">{formatMoney(payment.credited_amount)}</dd>
+            <dd data-testid="credited-amount">{formatUsd(payment.credited_amount)}</dd>
           </div>
         ) : null}
       </dl>

@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { COPIED_LABEL_MS } from '../../../../shared/constants.ts';
 import { csvDocument } from '../../../../shared/csv.ts';
+import { formatUsd } from '../../../../shared/money.ts';
 import type { Plan } from '../../../../shared/plans.ts';
 import {
   type ActivationCode,
@@ -11,7 +12,7 @@ import {
   codeBatchSchema,
   MAX_CODES_PER_BATCH,
 } from '../../../../shared/topups.ts';
-import { formatDateTime, formatMoney } from '../../../lib/format.ts';
+import { formatDateTime } from '../../../lib/format.ts';
 import { useSchemaForm } from '../../../lib/use-schema-form.ts';
 import { BreakPoints } from '../../../ui/break-points.tsx';
 import { type DataColumn, DataTable } from '../../../ui/data-table.tsx';
@@ -158,8 +159,8 @@ function CodeBatchForm({ onCreated }: { onCreated: (codes: ActivationCode[]) => 
             hint={
               chosen
                 ? chosen.kind === 'activation'
-                  ? `The plan's price: ${formatMoney(chosen.min_amount)}`
-                  : `From ${formatMoney(chosen.min_amount)} to ${formatMoney(chosen.max_amount)}`
+                  ? `The plan's price: ${formatUsd(chosen.min_amount)}`
+                  : `From ${formatUsd(chosen.min_amount)} to ${formatUsd(chosen.max_amount)}`
                 : undefined
             }
             disabled={busy}
@@ -239,7 +240,7 @@ function NewCodes({ codes, onDone }: { codes: ActivationCode[]; onDone: () => vo
       <h2 id="new-codes-title">New codes</h2>
       <p>
         {codes.length} {codes.length === 1 ? 'code' : 'codes'} for {first?.plan_name}, each worth{' '}
-        {first ? formatMoney(first.amount) : ''} USD. They stay in the list below.
+        {first ? formatUsd(first.amount) : ''} USD. They stay in the list below.
       </p>
       <ul className="new-codes">
         {codes.map((c) => (
@@ -280,7 +281,7 @@ function codeColumns(onOpen: (id: string) => void): DataColumn<ActivationCode>[]
       ),
     },
     { id: 'plan', header: 'Plan', cell: (c) => c.plan_name },
-    { id: 'amount', header: 'Amount (USD)', cell: (c) => formatMoney(c.amount), className: 'num' },
+    { id: 'amount', header: 'Amount (USD)', cell: (c) => formatUsd(c.amount), className: 'num' },
     { id: 'funding', header: 'Principal', cell: (c) => (c.funding === 'paid' ? 'Paid' : 'Promotional') },
     { id: 'status', header: 'Status', cell: (c) => <CodeStatus code={c} /> },
     {
@@ -370,7 +371,7 @@ function CodeDetail({ id }: { id: string }) {
       </div>
       <div>
         <dt>Amount</dt>
-        <dd>{formatMoney(c.amount)} USD</dd>
+        <dd>{formatUsd(c.amount)} USD</dd>
       </div>
       <div>
         <dt>Principal</dt>

@@ -1,5 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
+import { formatPercent } from '../../../../shared/money.ts';
 import {
   DEFAULT_ACTIVATION_PERCENTS,
   DEFAULT_ROI_LEVEL_PERCENTS,
@@ -16,7 +17,7 @@ import { useAutoClearBanner } from '../../../ui/use-auto-clear.ts';
 import { type LevelList, levelSettingsQuery, saveLevelPercents } from '../api.ts';
 import '../plans.css';
 
-const listed = (percents: string[]) => percents.map((p) => `${Number(p)}%`).join(', ');
+const listed = (percents: string[]) => percents.map((p) => formatPercent(p)).join(', ');
 
 const LISTS: { which: LevelList; field: keyof LevelSettings; title: string; hint: string }[] = [
   {

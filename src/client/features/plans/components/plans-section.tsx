@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { formatPercent, formatUsd } from '../../../../shared/money.ts';
 import type { Plan, PlanKind } from '../../../../shared/plans.ts';
-import { formatMoney } from '../../../lib/format.ts';
 import { errorText } from '../../../lib/http.ts';
 import { type DataColumn, DataTable } from '../../../ui/data-table.tsx';
 import { DeleteDialog } from '../../../ui/dialogs.tsx';
@@ -33,8 +33,8 @@ function columns(kind: PlanKind, busyId: string | null, actions: Actions): DataC
           header: 'Amount (USD)',
           cell: (p) => (
             <>
-              <span className="nowrap">{formatMoney(p.min_amount)}</span> to{' '}
-              <span className="nowrap">{formatMoney(p.max_amount)}</span>
+              <span className="nowrap">{formatUsd(p.min_amount)}</span> to{' '}
+              <span className="nowrap">{formatUsd(p.max_amount)}</span>
             </>
           ),
           sortValue: (p) => Number(p.min_amount),
@@ -44,7 +44,7 @@ function columns(kind: PlanKind, busyId: string | null, actions: Actions): DataC
       : {
           id: 'price',
           header: 'Price (USD)',
-          cell: (p) => formatMoney(p.min_amount),
+          cell: (p) => formatUsd(p.min_amount),
           sortValue: (p) => Number(p.min_amount),
           csv: (p) => p.min_amount,
           className: 'num',
@@ -52,7 +52,7 @@ function columns(kind: PlanKind, busyId: string | null, actions: Actions): DataC
     {
       id: 'roi',
       header: 'Daily ROI %',
-      cell: (p) => `${p.roi_percent} %`,
+      cell: (p) => formatPercent(p.roi_percent),
       sortValue: (p) => Number(p.roi_percent),
       csv: (p) => p.roi_percent,
       className: 'num',

@@ -12,9 +12,8 @@ import {
   Tooltip,
 } from 'chart.js';
 import { useEffect, useRef } from 'react';
-import { formatCents, parseCents } from '../../../../shared/money.ts';
+import { formatUsd, parseCents } from '../../../../shared/money.ts';
 import { REPORTS, type ReportId, type ReportTable } from '../../../../shared/reports.ts';
-import { formatMoney } from '../../../lib/format.ts';
 
 // Loaded only by the admin's reports screen (React.lazy in report-section.tsx): Chart.js stays out of
 // the member and landing bundles. Only the parts drawn here are registered, so the rest is left out.
@@ -45,7 +44,7 @@ function configOf(id: ReportId, table: ReportTable): ChartConfiguration {
   const money = columns.every((c) => c.unit === 'money');
   const line = id === 'income_vs_deposits';
   const stacked = id === 'deposits' || id === 'income';
-  const label = (value: number) => (money ? formatMoney(formatCents(Math.round(value))) : String(value));
+  const label = (value: number) => (money ? formatUsd(Math.round(value)) : String(value));
   return {
     type: line ? 'line' : 'bar',
     data: {

@@ -1,3 +1,4 @@
+import { formatUsd } from '../../../../shared/money.ts';
 import {
   REPORTS,
   type ReportGroup,
@@ -5,7 +6,6 @@ import {
   type ReportTable,
   reportCsvRows,
 } from '../../../../shared/reports.ts';
-import { formatMoney } from '../../../lib/format.ts';
 
 /**
  * One report as a table: the accessible truth beside its chart. Its lines are the CSV file's lines
@@ -25,7 +25,7 @@ export function ReportTableView({
   const body = lines.slice(0, -1);
   const totals = lines.at(-1) ?? [];
   const shown = (value: string | number | null | undefined, index: number) =>
-    index > 0 && columns[index - 1]?.unit === 'money' ? formatMoney(String(value)) : value;
+    index > 0 && columns[index - 1]?.unit === 'money' ? formatUsd(String(value)) : value;
   return (
     <div className="table-scroll report-table">
       <table className="table" data-testid={`report-table-${id}`}>

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { formatMoney } from '../../../lib/format.ts';
+import { formatUsd } from '../../../../shared/money.ts';
 import { formatUtcDay } from '../../../lib/utc-days.ts';
 import { QueryError } from '../../../ui/query-error.tsx';
 import { Spinner } from '../../../ui/spinner.tsx';
@@ -18,10 +18,10 @@ export function TodayFigures() {
   if (error) return <QueryError error={error} onRetry={() => refetch()} />;
   const { deposits, withdrawals, income, transfers, members } = data.reports;
   const figures = [
-    { key: 'deposits', label: 'Deposits', value: formatMoney(String(deposits.totals.total)) },
-    { key: 'withdrawals', label: 'Withdrawals paid', value: formatMoney(String(withdrawals.totals.amount)) },
-    { key: 'income', label: 'Income paid', value: formatMoney(String(income.totals.total)) },
-    { key: 'transfers', label: 'Transfers', value: formatMoney(String(transfers.totals.amount)) },
+    { key: 'deposits', label: 'Deposits', value: formatUsd(String(deposits.totals.total)) },
+    { key: 'withdrawals', label: 'Withdrawals paid', value: formatUsd(String(withdrawals.totals.amount)) },
+    { key: 'income', label: 'Income paid', value: formatUsd(String(income.totals.total)) },
+    { key: 'transfers', label: 'Transfers', value: formatUsd(String(transfers.totals.amount)) },
     { key: 'members', label: 'New members', value: String(members.totals.new) },
   ] as const;
   return (

@@ -2,8 +2,9 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { type CtoPreview, previousMonth } from '../../../../shared/cto.ts';
 import { DIALOG } from '../../../../shared/messages.ts';
+import { formatPercent, formatUsd } from '../../../../shared/money.ts';
 import { EXCLUSION_REASON_MAX, type Exclusion } from '../../../../shared/rank-exclusions.ts';
-import { formatDateTime, formatMoney } from '../../../lib/format.ts';
+import { formatDateTime } from '../../../lib/format.ts';
 import { api } from '../../../lib/http.ts';
 import { formatUtcMonth } from '../../../lib/utc-days.ts';
 import { ActionNoteView, useAdminAction } from '../../../ui/admin-action.tsx';
@@ -28,7 +29,7 @@ const COLUMNS: DataColumn<Qualifier>[] = [
     id: 'business',
     header: 'Team business',
     className: 'num',
-    cell: (q) => formatMoney(q.team_business),
+    cell: (q) => formatUsd(q.team_business),
     sortValue: (q) => Number(q.team_business),
     csv: (q) => q.team_business,
   },
@@ -144,15 +145,15 @@ export function AdminCto() {
           <dl className="stat-grid" data-testid="cto-figures">
             <div className="stat">
               <dt>Deposits</dt>
-              <dd>{formatMoney(cto.deposits)}</dd>
+              <dd>{formatUsd(cto.deposits)}</dd>
             </div>
             <div className="stat">
-              <dt>Pool ({cto.share_percent}%)</dt>
-              <dd>{formatMoney(cto.pool)}</dd>
+              <dt>Pool ({formatPercent(cto.share_percent)})</dt>
+              <dd>{formatUsd(cto.pool)}</dd>
             </div>
             <div className="stat">
               <dt>Each member</dt>
-              <dd>{formatMoney(cto.payment?.per_member ?? cto.per_member)}</dd>
+              <dd>{formatUsd(cto.payment?.per_member ?? cto.per_member)}</dd>
             </div>
           </dl>
           <p className="muted">
@@ -188,7 +189,7 @@ export function AdminCto() {
           ) : null}
           {cto.payment ? (
             <p className="notice" data-testid="cto-paid">
-              Paid {formatDateTime(cto.payment.paid_at)}: {formatMoney(cto.payment.per_member)} to each of{' '}
+              Paid {formatDateTime(cto.payment.paid_at)}: {formatUsd(cto.payment.per_member)} to each of{' '}
               {cto.payment.members} members.
             </p>
           ) : (

@@ -2,8 +2,9 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { Leader } from '../../../../shared/leadership.ts';
 import { DIALOG } from '../../../../shared/messages.ts';
+import { formatUsd } from '../../../../shared/money.ts';
 import type { Exclusion } from '../../../../shared/rank-exclusions.ts';
-import { formatDateTime, formatMoney } from '../../../lib/format.ts';
+import { formatDateTime } from '../../../lib/format.ts';
 import { api } from '../../../lib/http.ts';
 import { ActionNoteView, useAdminAction } from '../../../ui/admin-action.tsx';
 import { type DataColumn, DataTable } from '../../../ui/data-table.tsx';
@@ -25,7 +26,7 @@ const COLUMNS: DataColumn<Leader>[] = [
     id: 'business',
     header: 'Team business',
     className: 'num',
-    cell: (l) => formatMoney(l.team_business),
+    cell: (l) => formatUsd(l.team_business),
     sortValue: (l) => Number(l.team_business),
     descFirst: true,
     csv: (l) => l.team_business,

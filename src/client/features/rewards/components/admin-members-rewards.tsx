@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { formatUsd } from '../../../../shared/money.ts';
 import type { MemberRewardRow } from '../../../../shared/rewards.ts';
-import { formatMoney } from '../../../lib/format.ts';
 import { errorText } from '../../../lib/http.ts';
 import { type DataColumn, DataTable } from '../../../ui/data-table.tsx';
 import { membersAndRewardsQuery, refreshRewards, sendRewardReminders } from '../api.ts';
@@ -28,7 +28,7 @@ const COLUMNS: DataColumn<MemberRewardRow>[] = [
     id: 'business',
     header: 'Team business',
     className: 'num',
-    cell: (m) => formatMoney(m.team_business),
+    cell: (m) => formatUsd(m.team_business),
     sortValue: (m) => Number(m.team_business),
     descFirst: true,
     csv: (m) => m.team_business,

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
+import { formatUsd } from '../../../../shared/money.ts';
 import type { RewardClaimRow } from '../../../../shared/rewards.ts';
-import { formatDateTime, formatMoney } from '../../../lib/format.ts';
+import { formatDateTime } from '../../../lib/format.ts';
 import { type DataColumn, DataTable } from '../../../ui/data-table.tsx';
 import { rewardClaimsQuery } from '../api.ts';
 
@@ -38,7 +39,7 @@ const COLUMNS: DataColumn<RewardClaimRow>[] = [
     id: 'amount',
     header: 'Reward',
     className: 'num',
-    cell: (c) => formatMoney(c.amount),
+    cell: (c) => formatUsd(c.amount),
     sortValue: (c) => Number(c.amount),
     csv: (c) => c.amount,
   },
@@ -46,7 +47,7 @@ const COLUMNS: DataColumn<RewardClaimRow>[] = [
     id: 'business',
     header: 'Team business at claim',
     className: 'num',
-    cell: (c) => formatMoney(c.team_business),
+    cell: (c) => formatUsd(c.team_business),
     sortValue: (c) => Number(c.team_business),
     csv: (c) => c.team_business,
   },

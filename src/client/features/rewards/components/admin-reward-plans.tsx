@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { formatUsd } from '../../../../shared/money.ts';
 import { type Reward, rewardPlanSchema } from '../../../../shared/rewards.ts';
-import { formatMoney } from '../../../lib/format.ts';
 import { CrudTable } from '../../../ui/crud-table.tsx';
 import type { DataColumn } from '../../../ui/data-table.tsx';
 import {
@@ -27,7 +27,7 @@ const COLUMNS: DataColumn<Reward>[] = [
     id: 'business',
     header: 'Team business needed',
     className: 'num',
-    cell: (r) => formatMoney(r.business_needed),
+    cell: (r) => formatUsd(r.business_needed),
     sortValue: (r) => Number(r.business_needed),
     csv: (r) => r.business_needed,
   },
@@ -35,7 +35,7 @@ const COLUMNS: DataColumn<Reward>[] = [
     id: 'amount',
     header: 'Reward',
     className: 'num',
-    cell: (r) => formatMoney(r.amount),
+    cell: (r) => formatUsd(r.amount),
     sortValue: (r) => Number(r.amount),
     csv: (r) => r.amount,
   },

@@ -1,7 +1,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { formatUsd } from '../../../../shared/money.ts';
 import type { MemberReward } from '../../../../shared/rewards.ts';
-import { formatDateTime, formatMoney } from '../../../lib/format.ts';
+import { formatDateTime } from '../../../lib/format.ts';
 import { errorText } from '../../../lib/http.ts';
 import { QueryError } from '../../../ui/query-error.tsx';
 import { Spinner } from '../../../ui/spinner.tsx';
@@ -45,20 +46,20 @@ export function MemberRewards({ memberId }: { memberId: string }) {
           <Term id="cto" />
         </p>
         <p className="big-figure" data-testid="rewards-business">
-          {formatMoney(standing.team_business)}
+          {formatUsd(standing.team_business)}
         </p>
         {next ? (
           // The requirement of the next rank, not its prize: the ladder below lists every rank's rule.
           <p className="muted" data-testid="rewards-next">
-            Next rank: {next.rank} needs {formatMoney(next.business_needed)} of team business,{' '}
-            {formatMoney(standing.next?.business_left ?? '0.00')} more than now.
+            Next rank: {next.rank} needs {formatUsd(next.business_needed)} of team business,{' '}
+            {formatUsd(standing.next?.business_left ?? '0.00')} more than now.
           </p>
         ) : (
           <p className="muted">You have reached every reward of the ladder.</p>
         )}
         {standing.carried_forward ? (
           <p className="muted" data-testid="rewards-carried">
-            Carried forward: {formatMoney(standing.carried_forward.amount)} beyond{' '}
+            Carried forward: {formatUsd(standing.carried_forward.amount)} beyond{' '}
             {standing.carried_forward.from_rank} already counts toward {standing.carried_forward.to_rank}.
           </p>
         ) : null}
@@ -79,8 +80,7 @@ export function MemberRewards({ memberId }: { memberId: string }) {
             <li key={reward.id} className="card" data-testid="reward" data-rank={reward.rank}>
               <h3>{reward.rank}</h3>
               <p>
-                Needs {formatMoney(reward.business_needed)} of team business · reward{' '}
-                {formatMoney(reward.amount)}
+                Needs {formatUsd(reward.business_needed)} of team business · reward {formatUsd(reward.amount)}
               </p>
               {reward.claimed ? (
                 <p className="badge green">
@@ -93,7 +93,7 @@ export function MemberRewards({ memberId }: { memberId: string }) {
                   disabled={claiming !== null}
                   onClick={() => claim(reward)}
                 >
-                  {claiming === reward.id ? 'Claiming...' : `Claim ${formatMoney(reward.amount)}`}
+                  {claiming === reward.id ? 'Claiming...' : `Claim ${formatUsd(reward.amount)}`}
                 </button>
               ) : (
                 <p className="muted">Not reached yet</p>

@@ -1,7 +1,8 @@
 import { keepPreviousData, type UseQueryOptions, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { formatUsd } from '../../../../shared/money.ts';
 import type { SalaryPage, SalaryPayment, UserSalary } from '../../../../shared/salary.ts';
-import { formatDateTime, formatMoney } from '../../../lib/format.ts';
+import { formatDateTime } from '../../../lib/format.ts';
 import { formatUtcMonth } from '../../../lib/utc-days.ts';
 import { type DataColumn, DataTable } from '../../../ui/data-table.tsx';
 import { Tabs } from '../../../ui/tabs.tsx';
@@ -24,12 +25,12 @@ const PAYMENT_COLUMNS: DataColumn<SalaryPayment>[] = [
   { id: 'month', header: 'Month (UTC)', cell: (p) => formatUtcMonth(p.month, { zone: false }) },
   { id: 'member', header: 'Member', cell: member },
   { id: 'tier', header: 'Tier', cell: (p) => p.tier_name },
-  { id: 'amount', header: 'Salary', className: 'num', cell: (p) => formatMoney(p.amount) },
+  { id: 'amount', header: 'Salary', className: 'num', cell: (p) => formatUsd(p.amount) },
   {
     id: 'qualified',
     header: 'New business · active directs',
     className: 'num',
-    cell: (p) => `${formatMoney(p.new_business)} · ${p.active_directs}`,
+    cell: (p) => `${formatUsd(p.new_business)} · ${p.active_directs}`,
   },
   { id: 'paid', header: 'Paid', cell: (p) => `${formatDateTime(p.created_at)} (${p.trigger})` },
 ];
@@ -37,7 +38,7 @@ const PAYMENT_COLUMNS: DataColumn<SalaryPayment>[] = [
 const MEMBER_COLUMNS: DataColumn<UserSalary>[] = [
   { id: 'member', header: 'Member', cell: member },
   { id: 'months', header: 'Months paid', className: 'num', cell: (u) => u.months_paid },
-  { id: 'total', header: 'Total', className: 'num', cell: (u) => formatMoney(u.total) },
+  { id: 'total', header: 'Total', className: 'num', cell: (u) => formatUsd(u.total) },
   { id: 'last', header: 'Last month (UTC)', cell: (u) => formatUtcMonth(u.last_month, { zone: false }) },
 ];
 

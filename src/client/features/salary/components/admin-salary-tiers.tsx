@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { formatUsd } from '../../../../shared/money.ts';
 import { type SalaryTierStat, salaryTierSchema } from '../../../../shared/salary.ts';
-import { formatMoney } from '../../../lib/format.ts';
 import { CrudTable } from '../../../ui/crud-table.tsx';
 import type { DataColumn } from '../../../ui/data-table.tsx';
 import {
@@ -26,7 +26,7 @@ const COLUMNS: DataColumn<SalaryTierStat>[] = [
     id: 'business',
     header: 'New team business in the month',
     className: 'num',
-    cell: (t) => formatMoney(t.min_business),
+    cell: (t) => formatUsd(t.min_business),
     sortValue: (t) => Number(t.min_business),
     csv: (t) => t.min_business,
   },
@@ -42,7 +42,7 @@ const COLUMNS: DataColumn<SalaryTierStat>[] = [
     id: 'amount',
     header: 'Salary',
     className: 'num',
-    cell: (t) => formatMoney(t.amount),
+    cell: (t) => formatUsd(t.amount),
     sortValue: (t) => Number(t.amount),
     csv: (t) => t.amount,
   },
@@ -50,7 +50,7 @@ const COLUMNS: DataColumn<SalaryTierStat>[] = [
     id: 'paid',
     header: 'Paid',
     className: 'num',
-    cell: (t) => `${t.members_paid} · ${formatMoney(t.total_paid)}`,
+    cell: (t) => `${t.members_paid} · ${formatUsd(t.total_paid)}`,
     sortValue: (t) => Number(t.total_paid),
     csv: (t) => t.total_paid,
   },

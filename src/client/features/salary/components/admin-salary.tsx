@@ -1,7 +1,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { formatUsd } from '../../../../shared/money.ts';
 import { monthBefore, type SalaryDashboard } from '../../../../shared/salary.ts';
-import { formatDateTime, formatMoney } from '../../../lib/format.ts';
+import { formatDateTime } from '../../../lib/format.ts';
 import { errorText } from '../../../lib/http.ts';
 import { formatUtcMonth } from '../../../lib/utc-days.ts';
 import { type DataColumn, DataTable } from '../../../ui/data-table.tsx';
@@ -25,7 +26,7 @@ const MONTH_COLUMNS: DataColumn<MonthTotal>[] = [
     descFirst: true,
   },
   { id: 'members', header: 'Members paid', className: 'num', cell: (m) => m.members },
-  { id: 'total', header: 'Total', className: 'num', cell: (m) => formatMoney(m.total) },
+  { id: 'total', header: 'Total', className: 'num', cell: (m) => formatUsd(m.total) },
 ];
 
 export function AdminSalary() {
@@ -58,18 +59,18 @@ function SalaryFigures() {
       <dl className="stat-grid" data-testid="salary-figures">
         <div className="stat">
           <dt>Paid in all</dt>
-          <dd data-testid="salary-total">{formatMoney(d.total_paid)}</dd>
+          <dd data-testid="salary-total">{formatUsd(d.total_paid)}</dd>
         </div>
         <div className="stat">
           <dt>Paid today</dt>
           <dd>
-            {formatMoney(t.paid_today_total)} ({t.paid_today_count})
+            {formatUsd(t.paid_today_total)} ({t.paid_today_count})
           </dd>
         </div>
         <div className="stat">
           <dt>Qualifying for {t.month} so far</dt>
           <dd>
-            {t.qualifying_members} ({formatMoney(t.qualifying_total)})
+            {t.qualifying_members} ({formatUsd(t.qualifying_total)})
           </dd>
         </div>
         <div className="stat">
@@ -112,7 +113,7 @@ function RunMonth() {
       const { message, run: done } = await runSalaryMonth(month);
       setNote({
         tone: 'success',
-        text: `${message}: ${done.members_paid} paid ${formatMoney(done.total)} for ${done.month}.`,
+        text: `${message}: ${done.members_paid} paid ${formatUsd(done.total)} for ${done.month}.`,
       });
     } catch (error) {
       setNote({ tone: 'error', text: errorText(error) });

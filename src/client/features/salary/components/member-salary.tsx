@@ -1,6 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { formatDateTime, formatMoney } from '../../../lib/format.ts';
+import { formatUsd } from '../../../../shared/money.ts';
+import { formatDateTime } from '../../../lib/format.ts';
 import { QueryError } from '../../../ui/query-error.tsx';
 import { Spinner } from '../../../ui/spinner.tsx';
 import { Term } from '../../../ui/term.tsx';
@@ -40,8 +41,8 @@ function SalaryTiers() {
         <li key={tier.id} className="card" data-testid="salary-tier">
           <h3>{tier.name}</h3>
           <p>
-            New team business in a month {formatMoney(tier.min_business)} · activated direct members{' '}
-            {tier.min_active_directs} · salary {formatMoney(tier.amount)}
+            New team business in a month {formatUsd(tier.min_business)} · activated direct members{' '}
+            {tier.min_active_directs} · salary {formatUsd(tier.amount)}
           </p>
         </li>
       ))}
@@ -69,12 +70,12 @@ function SalaryHistory({ memberId }: { memberId: string }) {
             {history.data.map((payment) => (
               <li key={payment.id} data-testid="salary-payment">
                 <strong>
-                  {payment.month}: {formatMoney(payment.amount)}
+                  {payment.month}: {formatUsd(payment.amount)}
                 </strong>{' '}
                 ({payment.tier_name})
                 <br />
                 <span className="muted">
-                  New team business {formatMoney(payment.new_business)} · {payment.active_directs} active
+                  New team business {formatUsd(payment.new_business)} · {payment.active_directs} active
                   directs · paid {formatDateTime(payment.created_at)}
                 </span>
               </li>

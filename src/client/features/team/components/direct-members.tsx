@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
+import { formatUsd } from '../../../../shared/money.ts';
 import { type DirectMember, TEAM_TEXT } from '../../../../shared/team.ts';
-import { formatDateTime, formatMoney } from '../../../lib/format.ts';
+import { formatDateTime } from '../../../lib/format.ts';
 import { type DataColumn, DataTable } from '../../../ui/data-table.tsx';
 import { directMembersQuery } from '../api.ts';
 
@@ -44,7 +45,7 @@ const COLUMNS: DataColumn<DirectMember>[] = [
     sortValue: (m) => Number(m.investment),
     descFirst: true,
     csv: (m) => m.investment,
-    cell: (m) => formatMoney(m.investment),
+    cell: (m) => formatUsd(m.investment),
   },
   {
     id: 'team',
@@ -62,7 +63,7 @@ const COLUMNS: DataColumn<DirectMember>[] = [
     sortValue: (m) => Number(m.team_business),
     descFirst: true,
     csv: (m) => m.team_business,
-    cell: (m) => formatMoney(m.team_business),
+    cell: (m) => formatUsd(m.team_business),
   },
 ];
 

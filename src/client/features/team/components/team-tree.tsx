@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
+import { formatUsd } from '../../../../shared/money.ts';
 import { TEAM_TEXT, type TeamSearch, type TreeNode } from '../../../../shared/team.ts';
-import { formatMoney } from '../../../lib/format.ts';
 import { errorText } from '../../../lib/http.ts';
 import { QueryError } from '../../../ui/query-error.tsx';
 import { Spinner } from '../../../ui/spinner.tsx';
@@ -203,7 +203,7 @@ export function TeamTree({ memberId }: { memberId: string }) {
               </div>
               <div className="team-row-figures muted">
                 {node.level > 0 ? `${TEAM_TEXT.level(node.level)} · ` : ''}
-                {TEAM_TEXT.teamBusiness} {formatMoney(node.team_business)} · {TEAM_TEXT.teamSize}{' '}
+                {TEAM_TEXT.teamBusiness} {formatUsd(node.team_business)} · {TEAM_TEXT.teamSize}{' '}
                 {node.team_size}
               </div>
               {isOpen && node.children_more > 0 ? (

@@ -1,11 +1,11 @@
+import { formatPercent, formatUsd } from '../../../../shared/money.ts';
 import type { Plan } from '../../../../shared/plans.ts';
-import { formatMoney } from '../../../lib/format.ts';
 
 /** "$10.00 to $1,000.00", or one price for an activation plan (its minimum is its maximum). */
 export const planRange = (plan: Plan) =>
   plan.min_amount === plan.max_amount
-    ? formatMoney(plan.min_amount)
-    : `${formatMoney(plan.min_amount)} to ${formatMoney(plan.max_amount)}`;
+    ? formatUsd(plan.min_amount)
+    : `${formatUsd(plan.min_amount)} to ${formatUsd(plan.max_amount)}`;
 
 /**
  * What a plan is, as its rules: its amounts, the most a day can pay and on how many days at most. No
@@ -20,7 +20,7 @@ export function PlanFacts({ plan }: { plan: Plan }) {
       </div>
       <div>
         <dt>Daily ROI rate</dt>
-        <dd>{plan.roi_percent} %</dd>
+        <dd>{formatPercent(plan.roi_percent)}</dd>
       </div>
       <div>
         <dt>Paid on at most</dt>

@@ -1,10 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
-import { formatCents, parseCents } from '../../../../shared/money.ts';
+import { formatUsd, parseCents } from '../../../../shared/money.ts';
 import type { Plan } from '../../../../shared/plans.ts';
 import type { Topup } from '../../../../shared/topups.ts';
-import { formatMoney } from '../../../lib/format.ts';
 import { QueryError } from '../../../ui/query-error.tsx';
 import { Spinner } from '../../../ui/spinner.tsx';
 import { activePlansQuery, balanceQuery, holdsOwnTopup, topupListQuery } from '../api.ts';
@@ -27,7 +26,7 @@ export function ActiveWalletCard() {
       ) : null}
       {balance.data ? (
         <p className="balance-figure" data-testid="active-wallet">
-          {formatMoney(balance.data.business)}
+          {formatUsd(balance.data.business)}
         </p>
       ) : null}
       <p className="muted">Plans and investments are paid from it. Money you add lands in it.</p>
@@ -68,7 +67,7 @@ function PlanCard({
       {held.length > 0 ? (
         // What was paid, never what might be: the member's own investments in this plan so far.
         <p data-testid="plan-held">
-          {`You hold ${held.length === 1 ? 'one investment' : `${held.length} investments`} in this plan: ${formatMoney(formatCents(sumCents(held.map((t) => t.amount))))} invested, ${formatMoney(formatCents(sumCents(held.map((t) => t.roi_paid))))} of ROI paid so far.`}
+          {`You hold ${held.length === 1 ? 'one investment' : `${held.length} investments`} in this plan: ${formatUsd(sumCents(held.map((t) => t.amount)))} invested, ${formatUsd(sumCents(held.map((t) => t.roi_paid)))} of ROI paid so far.`}
         </p>
       ) : null}
       {tooLittle ? (

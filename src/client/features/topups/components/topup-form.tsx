@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
-import { parseCents } from '../../../../shared/money.ts';
+import { formatPercent, formatUsd, parseCents } from '../../../../shared/money.ts';
 import {
   TOPUP_MESSAGES,
   type Topup,
@@ -9,7 +9,6 @@ import {
   topupMemberQuerySchema,
 } from '../../../../shared/topups.ts';
 import { validateForm } from '../../../lib/field-errors.ts';
-import { formatMoney } from '../../../lib/format.ts';
 import { ApiError, errorText } from '../../../lib/http.ts';
 import { useOffline } from '../../../lib/offline.ts';
 import { useSchemaForm } from '../../../lib/use-schema-form.ts';
@@ -212,7 +211,7 @@ export function TopupForm({ self }: { self: { id: string; fullname: string; user
           error={errors.plan_id}
           hint={
             plan
-              ? `Daily ROI rate ${plan.roi_percent} % at most (not guaranteed), paid on at most ${plan.duration_days} days`
+              ? `Daily ROI rate ${formatPercent(plan.roi_percent)} at most (not guaranteed), paid on at most ${plan.duration_days} days`
               : undefined
           }
           disabled={busy || !plans.data}
@@ -235,7 +234,7 @@ export function TopupForm({ self }: { self: { id: string; fullname: string; user
           onChange={set('amount')}
           error={errors.amount}
           hint={
-            balance ? `Paid from your Active Wallet (${formatMoney(balance.business)} available)` : undefined
+            balance ? `Paid from your Active Wallet (${formatUsd(balance.business)} available)` : undefined
           }
           disabled={busy}
         />

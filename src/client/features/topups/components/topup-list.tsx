@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
+import { formatUsd } from '../../../../shared/money.ts';
 import type { Topup, TopupType } from '../../../../shared/topups.ts';
-import { formatDateTime, formatMoney } from '../../../lib/format.ts';
+import { formatDateTime } from '../../../lib/format.ts';
 import { type DataColumn, DataTable } from '../../../ui/data-table.tsx';
 import { topupListQuery } from '../api.ts';
 import { who } from './topup-outcome.tsx';
@@ -46,7 +47,7 @@ export function TopupList({ memberId }: { memberId: string }) {
     {
       id: 'amount',
       header: 'Amount',
-      cell: (t) => formatMoney(t.amount),
+      cell: (t) => formatUsd(t.amount),
       sortValue: (t) => Number(t.amount),
       csv: (t) => t.amount,
       descFirst: true,

@@ -1,9 +1,9 @@
 import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
-import { formatCents } from '../../../../shared/money.ts';
+import { formatUsd } from '../../../../shared/money.ts';
 import type { Topup } from '../../../../shared/topups.ts';
 import { WALLET_MESSAGES } from '../../../../shared/wallets.ts';
-import { formatDateTime, formatMoney } from '../../../lib/format.ts';
+import { formatDateTime } from '../../../lib/format.ts';
 import { Modal } from '../../../ui/modal.tsx';
 import { RiskNote } from '../../../ui/risk-note.tsx';
 
@@ -15,7 +15,7 @@ export const who = (member: { fullname: string; username: string }) =>
 
 /** "Invest $100.00 in Starter from Active Wallet" (for another member: "... for Bob Stone (bob)"). */
 export function reviewLine(amountCents: number, planName: string, beneficiary?: string): string {
-  const amount = formatMoney(formatCents(amountCents));
+  const amount = formatUsd(amountCents);
   return beneficiary
     ? `Invest ${amount} in ${planName} for ${beneficiary} from Active Wallet`
     : `Invest ${amount} in ${planName} from Active Wallet`;
@@ -82,7 +82,7 @@ export function ReceiptModal({
             </div>
             <div>
               <dt>Amount</dt>
-              <dd>{formatMoney(topup.amount)}</dd>
+              <dd>{formatUsd(topup.amount)}</dd>
             </div>
             <div>
               <dt>For</dt>

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
-import { parseCents } from '../../../../shared/money.ts';
+import { formatUsd, parseCents } from '../../../../shared/money.ts';
 import {
   type ADMIN_TRANSACTION_TABS,
   type AdminTransaction,
@@ -12,7 +12,6 @@ import {
   type TransactionType,
 } from '../../../../shared/transactions.ts';
 import { badgeColour } from '../../../../shared/transfers.ts';
-import { formatMoney } from '../../../lib/format.ts';
 import { errorText } from '../../../lib/http.ts';
 import { LongWordBreaks } from '../../../ui/break-points.tsx';
 import { type DataColumn, DataTable } from '../../../ui/data-table.tsx';
@@ -27,6 +26,7 @@ import {
   matrixQuery,
   transactionsExportUrl,
 } from '../api.ts';
+import { TransactionDescription } from './transaction-row.tsx';
 import '../transactions.css';
 
 export type AdminTxTab = (typeof ADMIN_TRANSACTION_TABS)[number];
@@ -45,9 +45,10 @@ const statusLabel = (status: string) => status.charAt(0).toUpperCase() + status.
 function columns(
   onDecide?: (t: AdminTransaction, status: 'completed' | 'failed') => void,
 ): DataColumn<AdminTransaction>[] {
-  // A 1366 px laptop holds every column: the time may go under the date, and long names, sources and
-  // descriptions (a 30-character username, a pasted link) wrap at their joints, never past the box.
-  // Transfers to review are all pending transfers, so that tab leaves out Type and Status for Decision.
+  // A 1366 px laptop holds every column: the time may go under the date, long names and sources (a
+  // 30-character username) wrap at their joints, and a description's hashes and links read start…end
+  // with a Copy button for the whole value, never past the box.
+  // Transfers to review are all pending transfers, so that tab leaves out Type (and its status) for Decision.
   const all: DataColumn<AdminTransaction>[] = [
     { id: 'date', header: 'Date', cell: (t) => <DateTime iso={t.created_at} /> },
     {
@@ -59,37 +60,40 @@ function columns(
         </span>
       ),
     },
-    { id: 'type', header: 'Type', cell: (t) => TRANSACTION_TYPE_LABELS[t.transaction_type] },
+    {
+      id: 'type',
+      header: 'Type',
+      // The status under the type: one column fewer, so a seven-figure amount still fits the laptop.
+      cell: (t) => (
+        <>
+          {TRANSACTION_TYPE_LABELS[t.transaction_type]}
+          <br />
+          <span className={`badge ${badgeColour(t.status)}`} data-status={t.status}>
+            {statusLabel(t.status)}
+          </span>
+        </>
+      ),
+    },
     {
       id: 'amount',
       header: 'Amount',
       cell: (t) => (
         <span data-testid="tx-amount">
-          {t.direction === 'credit' ? '+' : '−'}
-          {formatMoney(t.amount)}
+          {formatUsd(t.direction === 'credit' ? t.amount : `-${t.amount}`, 'always')}
         </span>
       ),
       className: 'num',
     },
     { id: 'source', header: 'Source', cell: (t) => <LongWordBreaks text={t.source} /> },
     {
-      id: 'status',
-      header: 'Status',
-      cell: (t) => (
-        <span className={`badge ${badgeColour(t.status)}`} data-status={t.status}>
-          {statusLabel(t.status)}
-        </span>
-      ),
-    },
-    {
       id: 'description',
       header: 'Description',
-      cell: (t) => (t.description ? <LongWordBreaks text={t.description} /> : '—'),
+      cell: (t) => (t.description ? <TransactionDescription text={t.description} /> : '—'),
     },
   ];
   if (!onDecide) return all;
   return [
-    ...all.filter((column) => column.id !== 'type' && column.id !== 'status'),
+    ...all.filter((column) => column.id !== 'type'),
     {
       id: 'decide',
       header: 'Decision',
@@ -135,7 +139,7 @@ const MATRIX_COLUMNS: DataColumn<MatrixRow>[] = [
   {
     id: 'amount',
     header: 'Total',
-    cell: (m) => <span data-testid="matrix-amount">{formatMoney(m.amount)}</span>,
+    cell: (m) => <span data-testid="matrix-amount">{formatUsd(m.amount)}</span>,
     sortValue: (m) => parseCents(m.amount) ?? 0,
     csv: (m) => m.amount,
     className: 'num',

@@ -8,7 +8,7 @@ import {
   type TransactionFit,
   type TransactionTable,
 } from '../../../../shared/transactions.ts';
-import type { TransactionSearch } from './member-transactions.tsx';
+import type { TransactionSearch } from './transaction-filters.tsx';
 
 const clean = (search: TransactionSearch) =>
   Object.fromEntries(Object.entries(search).filter(([, value]) => value !== undefined && value !== ''));

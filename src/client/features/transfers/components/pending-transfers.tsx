@@ -1,8 +1,9 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { formatUsd } from '../../../../shared/money.ts';
 import type { Transfer } from '../../../../shared/transfers.ts';
 import { WALLET_LABELS } from '../../../../shared/wallets.ts';
-import { formatDateTime, formatMoney } from '../../../lib/format.ts';
+import { formatDateTime } from '../../../lib/format.ts';
 import { useOffline } from '../../../lib/offline.ts';
 import { BreakPoints } from '../../../ui/break-points.tsx';
 import { type DataColumn, DataTable } from '../../../ui/data-table.tsx';
@@ -51,7 +52,7 @@ function pendingColumns(decide: (decision: Decision) => void): DataColumn<Transf
       className: 'num',
       sortValue: (t) => Number(t.amount),
       descFirst: true,
-      cell: (t) => formatMoney(t.amount),
+      cell: (t) => formatUsd(t.amount),
     },
     { id: 'description', header: 'Description', cell: (t) => t.description || '—' },
     {
@@ -145,8 +146,8 @@ export function PendingTransfers() {
         {decision ? (
           <p>
             {approving
-              ? `Send ${formatMoney(decision.transfer.amount)} from ${decision.transfer.sender_name} to ${decision.transfer.recipient_name}?`
-              : `Return ${formatMoney(decision.transfer.amount)} to ${decision.transfer.sender_name}? The transfer will show as failed.`}
+              ? `Send ${formatUsd(decision.transfer.amount)} from ${decision.transfer.sender_name} to ${decision.transfer.recipient_name}?`
+              : `Return ${formatUsd(decision.transfer.amount)} to ${decision.transfer.sender_name}? The transfer will show as failed.`}
           </p>
         ) : null}
         <FormField

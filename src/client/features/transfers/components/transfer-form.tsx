@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { MAX_TRANSFER_DESCRIPTION_LENGTH } from '../../../../shared/constants.ts';
-import { parseCents } from '../../../../shared/money.ts';
+import { formatUsd, parseCents } from '../../../../shared/money.ts';
 import { parseQrPayload, QR_MESSAGES } from '../../../../shared/qr.ts';
 import {
   limitText,
@@ -16,7 +16,6 @@ import {
   WALLETS,
   type Wallet,
 } from '../../../../shared/wallets.ts';
-import { formatMoney } from '../../../lib/format.ts';
 import { useOffline } from '../../../lib/offline.ts';
 import { useSchemaForm } from '../../../lib/use-schema-form.ts';
 import { FormField, SelectField, TextAreaField } from '../../../ui/form-field.tsx';
@@ -235,7 +234,7 @@ export function TransferForm({
           onChange={set('amount')}
           error={
             insufficient && sourceBalance
-              ? `${errors.amount} (available ${formatMoney(sourceBalance)})`
+              ? `${errors.amount} (available ${formatUsd(sourceBalance)})`
               : errors.amount
           }
           hint="US dollars, up to $10,000 per transfer; $5,000 or more waits for an admin review"
@@ -254,7 +253,7 @@ export function TransferForm({
           {WALLETS.map((wallet) => (
             <option key={wallet} value={wallet}>
               {WALLET_LABELS[wallet]}
-              {balance ? ` (${formatMoney(balance[wallet])})` : ''}
+              {balance ? ` (${formatUsd(balance[wallet])})` : ''}
             </option>
           ))}
         </SelectField>

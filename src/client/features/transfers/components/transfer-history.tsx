@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
+import { formatUsd } from '../../../../shared/money.ts';
 import { type HistoryTab, TRANSFER_MESSAGES, type TransferHistory } from '../../../../shared/transfers.ts';
-import { formatMoney } from '../../../lib/format.ts';
 import { Tabs } from '../../../ui/tabs.tsx';
 import { transferHistoryQuery } from '../api.ts';
 import { LoadError } from './load-error.tsx';
@@ -46,8 +46,8 @@ export function TransferHistoryView({
   const figures: [string, string | number][] = [
     ['Sent', stats.total_outgoing],
     ['Received', stats.total_incoming],
-    ['Amount sent', formatMoney(stats.total_sent_amount)],
-    ['Amount received', formatMoney(stats.total_received_amount)],
+    ['Amount sent', formatUsd(stats.total_sent_amount)],
+    ['Amount received', formatUsd(stats.total_received_amount)],
     ['Pending sent', stats.pending_outgoing],
     ['Pending received', stats.pending_incoming],
     ['Completed sent', stats.completed_outgoing],

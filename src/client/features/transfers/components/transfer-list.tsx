@@ -1,6 +1,8 @@
 import type { ReactNode } from 'react';
+import { formatUsd } from '../../../../shared/money.ts';
 import { badgeColour, type Transfer } from '../../../../shared/transfers.ts';
-import { formatDateTime, formatMoney } from '../../../lib/format.ts';
+import { formatDateTime } from '../../../lib/format.ts';
+import { ActivityList } from '../../../ui/activity-list.tsx';
 import { transferParty } from '../api.ts';
 import '../transfers.css';
 
@@ -15,20 +17,20 @@ export function StatusBadge({ status }: { status: string }) {
   );
 }
 
-/** "-$10.50" sent, "+$10.50" received. */
+/** "−$10.50" sent, "+$10.50" received. */
 export function SignedAmount({ transfer, sent }: { transfer: Transfer; sent: boolean }) {
   return (
     <span className={sent ? 'amount-out' : 'amount-in'} data-testid="amount">
-      {sent ? '-' : '+'}
-      {formatMoney(transfer.amount)}
+      {formatUsd(sent ? `-${transfer.amount}` : transfer.amount, 'always')}
     </span>
   );
 }
 
 /**
  * The Sent or Received list of spec 2 (the spec's table columns: the other party's name and e-mail,
- * signed amount, description, date, status), as the stacked rows of Recent Activity so that a phone
- * shows the date and status without scrolling sideways. 'both' (the history's All tab) signs each row
+ * signed amount, description, date, status), as the stacked rows of Recent Activity under a heading
+ * for each day (ui/activity-list.tsx), so that a phone shows the date and status without scrolling
+ * sideways. 'both' (the history's All tab) signs each row
  * by whether the member sent it. No screen shows one transfer, so a row opens nothing.
  */
 export function TransferList({
@@ -56,12 +58,19 @@ export function TransferList({
     );
   const isSent = (t: Transfer) => (direction === 'both' ? Boolean(sentIds?.has(t.id)) : direction === 'sent');
   return (
-    <ul className="activity transfer-list" aria-label={caption} data-testid={`${direction}-list`}>
-      {transfers.map((transfer) => {
+    <ActivityList
+      items={transfers}
+      itemKey={(t) => t.id}
+      isoOf={(t) => t.created_at}
+      label={caption}
+      className="transfer-list"
+      testId={`${direction}-list`}
+    >
+      {(transfer) => {
         const sent = isSent(transfer);
         const party = transferParty(transfer, sent ? 'sent' : 'received');
         return (
-          <li key={transfer.id}>
+          <>
             <span className="transfer-row-main">
               <span data-testid="party">{party.name}</span>
               <span className="muted transfer-wrap">{party.email}</span>
@@ -78,9 +87,9 @@ export function TransferList({
               <SignedAmount transfer={transfer} sent={sent} />
               <StatusBadge status={transfer.status} />
             </span>
-          </li>
+          </>
         );
-      })}
-    </ul>
+      }}
+    </ActivityList>
   );
 }

@@ -1,7 +1,7 @@
-import { formatCents } from '../../../../shared/money.ts';
+import { formatUsd } from '../../../../shared/money.ts';
 import { reviewSummary, TRANSFER_MESSAGES, type TransferRequest } from '../../../../shared/transfers.ts';
 import { WALLET_LABELS } from '../../../../shared/wallets.ts';
-import { formatDateTime, formatMoney } from '../../../lib/format.ts';
+import { formatDateTime } from '../../../lib/format.ts';
 import { Modal } from '../../../ui/modal.tsx';
 import type { Recipient, TransferResult } from '../api.ts';
 
@@ -35,7 +35,7 @@ export function ReviewModal({
         <>
           <p className="transfer-summary" data-testid="transfer-summary">
             {reviewSummary(
-              formatMoney(formatCents(input.amount)),
+              formatUsd(input.amount),
               recipient.fullname,
               recipient.username,
               WALLET_LABELS[input.from],
@@ -100,7 +100,7 @@ export function ReceiptModal({
           <dl className="facts" aria-label="Receipt" data-testid="transfer-receipt">
             <div>
               <dt>Amount</dt>
-              <dd>{formatMoney(transfer.amount)}</dd>
+              <dd>{formatUsd(transfer.amount)}</dd>
             </div>
             <div>
               <dt>Recipient</dt>

@@ -1,14 +1,15 @@
 import type { ReactNode } from 'react';
 import { RECENT_ACTIVITY_COUNT } from '../../../../shared/constants.ts';
+import { formatPercent, formatUsd } from '../../../../shared/money.ts';
 import type { Transfer, TransferHistory, TransferStats } from '../../../../shared/transfers.ts';
 import { TRANSFER_MESSAGES } from '../../../../shared/transfers.ts';
 import { WALLET_LABELS } from '../../../../shared/wallets.ts';
-import { formatDateTime, formatMoney } from '../../../lib/format.ts';
+import { formatDateTime } from '../../../lib/format.ts';
 import { SignedAmount, StatusBadge } from './transfer-list.tsx';
 
 /** RULES.md: a real change against the previous 30 days, or a dash; never an invented figure. */
 function Trend({ percent }: { percent: number | null }) {
-  const text = percent === null ? '—' : `${percent > 0 ? '+' : ''}${percent.toFixed(1)}%`;
+  const text = percent === null ? '—' : formatPercent(percent, 'always');
   return (
     <span className="trend">
       {text} <span className="visually-hidden">change </span>vs previous 30 days
@@ -23,14 +24,14 @@ export function OverviewCards({ stats }: { stats: TransferStats }) {
       <div className="stat">
         <dt>Total Sent</dt>
         <dd data-testid="total-sent">
-          {formatMoney(stats.total_sent_amount)}
+          {formatUsd(stats.total_sent_amount)}
           <Trend percent={stats.trends.sent} />
         </dd>
       </div>
       <div className="stat">
         <dt>Total Received</dt>
         <dd data-testid="total-received">
-          {formatMoney(stats.total_received_amount)}
+          {formatUsd(stats.total_received_amount)}
           <Trend percent={stats.trends.received} />
         </dd>
       </div>
@@ -87,7 +88,7 @@ export function RecentActivity({
               </span>
               <span>
                 {outgoing.has(t.id) && incoming.has(t.id) ? (
-                  formatMoney(t.amount)
+                  formatUsd(t.amount)
                 ) : (
                   <SignedAmount transfer={t} sent={outgoing.has(t.id)} />
                 )}

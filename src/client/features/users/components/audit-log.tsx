@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
+import { formatUsd } from '../../../../shared/money.ts';
 import '../users.css';
 import {
   AUDIT_MESSAGES,
@@ -9,7 +10,6 @@ import {
   auditSummary,
   auditValueText,
 } from '../../../../shared/audit.ts';
-import { formatMoney } from '../../../lib/format.ts';
 import { BreakPoints, LongWordBreaks } from '../../../ui/break-points.tsx';
 import { type DataColumn, DataTable } from '../../../ui/data-table.tsx';
 import { DateTime } from '../../../ui/date-time.tsx';
@@ -20,7 +20,7 @@ const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
 
 /** A changed value as a person reads it: money in dollars, a stored time as a date, an id wrapping at its joints. */
 function Value({ change, value }: { change: AuditChange; value: unknown }) {
-  if (change.money && typeof value === 'string') return <>{formatMoney(value)}</>;
+  if (change.money && typeof value === 'string') return <>{formatUsd(value)}</>;
   if (typeof value === 'string' && ISO_TIME.test(value)) return <DateTime iso={value} />;
   return <LongWordBreaks text={auditValueText(change.field, value)} />;
 }

@@ -2,8 +2,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import type * as v from 'valibot';
+import { formatUsd } from '../../../../shared/money.ts';
 import type { singleUserSchema } from '../../../../shared/users.ts';
-import { formatMoney } from '../../../lib/format.ts';
 import { api, errorText } from '../../../lib/http.ts';
 import { FormField } from '../../../ui/form-field.tsx';
 
@@ -106,8 +106,8 @@ export function MemberAccess() {
               <div>
                 <dt>Balances</dt>
                 <dd>
-                  Active Wallet {formatMoney(member.balance.business)}, Income Working{' '}
-                  {formatMoney(member.balance.working)}
+                  Active Wallet {formatUsd(member.balance.business)}, Income Working{' '}
+                  {formatUsd(member.balance.working)}
                 </dd>
               </div>
             ) : null}

@@ -1,6 +1,6 @@
 import { useState } from 'react';
+import { formatUsd } from '../../../../shared/money.ts';
 import type { MemberLedgerEntry, MemberSessionInfo } from '../../../../shared/users.ts';
-import { formatMoney } from '../../../lib/format.ts';
 import { errorText } from '../../../lib/http.ts';
 import { type DataColumn, DataTable } from '../../../ui/data-table.tsx';
 import { DateTime } from '../../../ui/date-time.tsx';
@@ -36,8 +36,11 @@ const LEDGER_COLUMNS: DataColumn<MemberLedgerEntry>[] = [
     className: 'num',
     cell: (t) => (
       <span className={t.direction === 'in' ? 'amount-in' : t.direction === 'out' ? 'amount-out' : undefined}>
-        {t.direction === 'in' ? '+' : t.direction === 'out' ? '-' : ''}
-        {formatMoney(t.amount)}
+        {t.direction === 'in'
+          ? formatUsd(t.amount, 'always')
+          : t.direction === 'out'
+            ? formatUsd(`-${t.amount}`)
+            : formatUsd(t.amount)}
       </span>
     ),
   },

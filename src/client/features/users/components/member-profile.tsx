@@ -1,10 +1,11 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
+import { formatUsd } from '../../../../shared/money.ts';
 import '../users.css';
 import { type ReactNode, useState } from 'react';
 import { pairLabel } from '../../../../shared/trade.ts';
 import type { MemberWithBalance } from '../../../../shared/users.ts';
-import { formatDateTime, formatMoney } from '../../../lib/format.ts';
+import { formatDateTime } from '../../../lib/format.ts';
 import { MessageBanner } from '../../../ui/message-banner.tsx';
 import { QueryError } from '../../../ui/query-error.tsx';
 import { Spinner } from '../../../ui/spinner.tsx';
@@ -92,11 +93,11 @@ export function MemberProfile({
           <dl className="stat-grid">
             <div className="stat" data-testid="balance-business">
               <dt>Active Wallet</dt>
-              <dd>{formatMoney(user.balance.business)}</dd>
+              <dd>{formatUsd(user.balance.business)}</dd>
             </div>
             <div className="stat" data-testid="balance-working">
               <dt>Income Working</dt>
-              <dd>{formatMoney(user.balance.working)}</dd>
+              <dd>{formatUsd(user.balance.working)}</dd>
             </div>
           </dl>
           <p className="muted">

@@ -1,5 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
+import { formatUsd } from '../../../../shared/money.ts';
 import '../users.css';
 import { useState } from 'react';
 import {
@@ -10,7 +11,6 @@ import {
   USER_STATUSES,
   type UserList,
 } from '../../../../shared/users.ts';
-import { formatMoney } from '../../../lib/format.ts';
 import { BreakPoints } from '../../../ui/break-points.tsx';
 import { type DataColumn, DataTable } from '../../../ui/data-table.tsx';
 import { DateTime } from '../../../ui/date-time.tsx';
@@ -69,7 +69,7 @@ function columns(onDelete: (member: DeleteTarget) => void): DataColumn<MemberWit
       sortValue: (u) => u.balance.business,
       descFirst: true,
       className: 'num',
-      cell: (u) => formatMoney(u.balance.business),
+      cell: (u) => formatUsd(u.balance.business),
     },
     {
       id: 'working',
@@ -77,7 +77,7 @@ function columns(onDelete: (member: DeleteTarget) => void): DataColumn<MemberWit
       sortValue: (u) => u.balance.working,
       descFirst: true,
       className: 'num',
-      cell: (u) => formatMoney(u.balance.working),
+      cell: (u) => formatUsd(u.balance.working),
     },
     {
       id: 'created_at',

@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type KeyboardEvent, useState } from 'react';
 import * as v from 'valibot';
 import { DIALOG } from '../../../../shared/messages.ts';
-import { formatCents, parseCents } from '../../../../shared/money.ts';
+import { formatUsd, parseCents } from '../../../../shared/money.ts';
 import { ADJUSTMENT_TEXT } from '../../../../shared/users.ts';
 import {
   type AdjustmentInput,
@@ -14,7 +14,6 @@ import {
   type WalletBalance,
 } from '../../../../shared/wallets.ts';
 import { validateForm } from '../../../lib/field-errors.ts';
-import { formatMoney } from '../../../lib/format.ts';
 import { api, errorText } from '../../../lib/http.ts';
 import { useOffline } from '../../../lib/offline.ts';
 import { useSchemaForm } from '../../../lib/use-schema-form.ts';
@@ -154,7 +153,7 @@ export function AdjustmentForm({ member: fixed }: { member?: EmailUser } = {}) {
             ? ADJUSTMENT_TEXT.newBalance(
                 target.fullname,
                 WALLET_LABELS[checked.wallet],
-                formatMoney(after[checked.wallet]),
+                formatUsd(after[checked.wallet]),
               )
             : null,
         });
@@ -306,7 +305,7 @@ function ConfirmAdjustment({
           <p className="confirm-question" data-testid="adjustment-question">
             {ADJUSTMENT_TEXT.question(
               pending.input.direction,
-              formatMoney(formatCents(pending.input.amount)),
+              formatUsd(pending.input.amount),
               pending.member.fullname,
               wallet,
             )}
@@ -316,12 +315,12 @@ function ConfirmAdjustment({
           ) : (
             <>
               <p data-testid="adjustment-balance-now">
-                {ADJUSTMENT_TEXT.balanceNow(wallet, formatMoney(formatCents(nowCents)))}
+                {ADJUSTMENT_TEXT.balanceNow(wallet, formatUsd(nowCents))}
               </p>
               <p data-testid="adjustment-balance-after">
                 {afterCents < 0
-                  ? ADJUSTMENT_TEXT.tooLarge(wallet, formatMoney(formatCents(nowCents)))
-                  : ADJUSTMENT_TEXT.balanceAfter(formatMoney(formatCents(afterCents)))}
+                  ? ADJUSTMENT_TEXT.tooLarge(wallet, formatUsd(nowCents))
+                  : ADJUSTMENT_TEXT.balanceAfter(formatUsd(afterCents))}
               </p>
             </>
           )}

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { formatDateTime, formatMoney } from '../../../lib/format.ts';
+import { formatUsd } from '../../../../shared/money.ts';
+import { formatDateTime } from '../../../lib/format.ts';
 import { QueryError } from '../../../ui/query-error.tsx';
 import { Spinner } from '../../../ui/spinner.tsx';
 import { reconciliationQuery } from '../api.ts';
@@ -27,7 +28,7 @@ export function ReconciliationStatus() {
           </p>
           {data.ledger_sum !== '0.00' ? (
             <p>
-              Sum of all accounts: <strong>{formatMoney(data.ledger_sum)}</strong> (should be $0.00)
+              Sum of all accounts: <strong>{formatUsd(data.ledger_sum)}</strong> (should be $0.00)
             </p>
           ) : null}
           {data.mismatches.length > 0 ? (
@@ -46,8 +47,8 @@ export function ReconciliationStatus() {
                   <tr key={m.account_id}>
                     <td>{m.code}</td>
                     <td>{m.owner_email ?? 'Platform'}</td>
-                    <td>{formatMoney(m.cached)}</td>
-                    <td>{formatMoney(m.computed)}</td>
+                    <td>{formatUsd(m.cached)}</td>
+                    <td>{formatUsd(m.computed)}</td>
                   </tr>
                 ))}
               </tbody>

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
+import { formatUsd } from '../../../../shared/money.ts';
 import { WALLET_LABELS, WALLETS } from '../../../../shared/wallets.ts';
-import { formatMoney } from '../../../lib/format.ts';
 import { QueryError } from '../../../ui/query-error.tsx';
 import { Spinner } from '../../../ui/spinner.tsx';
 import { Term } from '../../../ui/term.tsx';
@@ -22,7 +22,7 @@ export function WalletCards() {
                 {WALLET_LABELS[wallet]}
               </Term>
             </dt>
-            <dd data-testid={`balance-${wallet}`}>{formatMoney(data[wallet])}</dd>
+            <dd data-testid={`balance-${wallet}`}>{formatUsd(data[wallet])}</dd>
           </div>
         ))}
       </dl>

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
+import { formatUsd, parseCents } from '../../../../shared/money.ts';
 import '../web3.css';
 import { useState } from 'react';
-import { parseCents } from '../../../../shared/money.ts';
 import {
   WEB3_DEPOSIT_STATUSES,
   WEB3_EXPLORER_TX_URL,
@@ -12,7 +12,7 @@ import {
   web3AssignSchema,
   web3RejectSchema,
 } from '../../../../shared/web3.ts';
-import { formatDateTime, formatMoney } from '../../../lib/format.ts';
+import { formatDateTime } from '../../../lib/format.ts';
 import type { DataColumn } from '../../../ui/data-table.tsx';
 import { QueryError } from '../../../ui/query-error.tsx';
 import { type ReviewAction, ReviewTable, reasonField, type StatusFilter } from '../../../ui/review-table.tsx';
@@ -101,7 +101,7 @@ function columns(): DataColumn<Web3Deposit>[] {
     {
       id: 'amount',
       header: 'Amount (USD)',
-      cell: (d) => (d.amount ? formatMoney(d.amount) : '—'),
+      cell: (d) => (d.amount ? formatUsd(d.amount) : '—'),
       sortValue: (d) => (d.amount ? (parseCents(d.amount) ?? 0) : 0),
       csv: (d) => d.amount ?? '',
       className: 'num',

@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
+import { formatUsd, parseCents } from '../../../../shared/money.ts';
 import '../web3.css';
 import { useState } from 'react';
-import { parseCents } from '../../../../shared/money.ts';
 import { WEB3_EXPLORER_TX_URL, WEB3_STATUS_LABELS, type Web3Deposit } from '../../../../shared/web3.ts';
-import { formatDateTime, formatMoney } from '../../../lib/format.ts';
+import { formatDateTime } from '../../../lib/format.ts';
 import { type DataColumn, DataTable } from '../../../ui/data-table.tsx';
 import { myWeb3DepositsQuery } from '../api.ts';
 import { Web3StatusBadge } from './web3-status-badge.tsx';
@@ -27,7 +27,7 @@ function columns(onFollow?: (id: string) => void): DataColumn<Web3Deposit>[] {
     {
       id: 'amount',
       header: 'Amount',
-      cell: (d) => <strong>{d.amount ? formatMoney(d.amount) : '—'}</strong>,
+      cell: (d) => <strong>{d.amount ? formatUsd(d.amount) : '—'}</strong>,
       sortValue: (d) => (d.amount ? (parseCents(d.amount) ?? 0) : 0),
       csv: (d) => d.amount ?? '',
       className: 'num',

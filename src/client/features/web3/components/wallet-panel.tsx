@@ -8,9 +8,11 @@ import {
   web3ChainName,
   web3SendSchema,
 } from '../../../../shared/web3.ts';
+import { shortened } from '../../../lib/format.ts';
 import { errorText } from '../../../lib/http.ts';
 import { useOffline } from '../../../lib/offline.ts';
 import { useSchemaForm } from '../../../lib/use-schema-form.ts';
+import { CopyButton } from '../../../ui/copy-button.tsx';
 import { FormField } from '../../../ui/form-field.tsx';
 import { MoneyOfflineNote } from '../../../ui/offline-notice.tsx';
 import {
@@ -22,15 +24,12 @@ import {
   web3DepositQuery,
 } from '../api.ts';
 import type { Wallet, WalletState } from '../wallet/wallet-connect.ts';
-import { CopyButton } from './copy-button.tsx';
 
 // Connecting a wallet on the deposit screen: connect (the WalletConnect module is downloaded only on
 // this press), switch to BNB Smart Chain, prove the address once by signing, then send USDT through
 // the wallet; the hash it answers is submitted as a pasted one is, and followed the same way.
 
 const loadWalletModule = () => import('../wallet/wallet-connect.ts');
-
-const short = (address: string) => `${address.slice(0, 6)}…${address.slice(-4)}`;
 
 /** A wallet's refusal in words: a closed modal or a rejected request is the member's own choice. */
 function walletErrorText(error: unknown): string {
@@ -196,7 +195,7 @@ function ConnectedWallet({
   return (
     <div className="stack">
       <p>
-        Connected: <span className="web3-address">{short(state.address)}</span> on{' '}
+        Connected: <span className="web3-address">{shortened(state.address)}</span> on{' '}
         <strong data-testid="web3-wallet-chain">{web3ChainName(state.chainId)}</strong>
       </p>
       {!onBsc ? (

@@ -1,5 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
+import { formatUsd } from '../../../../shared/money.ts';
 import '../web3.css';
 import { type FormEvent, useState } from 'react';
 import {
@@ -8,9 +9,10 @@ import {
   type Web3Config,
   web3DepositRequestSchema,
 } from '../../../../shared/web3.ts';
-import { formatDateTime, formatMoney } from '../../../lib/format.ts';
+import { formatDateTime } from '../../../lib/format.ts';
 import { useOffline } from '../../../lib/offline.ts';
 import { useSchemaForm } from '../../../lib/use-schema-form.ts';
+import { CopyButton } from '../../../ui/copy-button.tsx';
 import { FormField } from '../../../ui/form-field.tsx';
 import { MessageBanner } from '../../../ui/message-banner.tsx';
 import { MoneyOfflineNote } from '../../../ui/offline-notice.tsx';
@@ -18,7 +20,6 @@ import { QueryError } from '../../../ui/query-error.tsx';
 import { Spinner } from '../../../ui/spinner.tsx';
 import { useAutoClearBanner } from '../../../ui/use-auto-clear.ts';
 import { refreshAfterWeb3, submitWeb3Deposit, web3ConfigQuery, web3DepositQuery } from '../api.ts';
-import { CopyButton } from './copy-button.tsx';
 import { MyWeb3Deposits } from './my-web3-deposits.tsx';
 import { WalletPanel } from './wallet-panel.tsx';
 import { Web3StatusBadge } from './web3-status-badge.tsx';
@@ -191,7 +192,7 @@ function FollowedDeposit({ id }: { id: string }) {
         </p>
       ) : null}
       {deposit.status === 'credited' && deposit.amount ? (
-        <p>{formatMoney(deposit.amount)} was added to your Active Wallet.</p>
+        <p>{formatUsd(deposit.amount)} was added to your Active Wallet.</p>
       ) : null}
       {deposit.status === 'rejected' && deposit.reason ? (
         <p className="field-error" data-testid="web3-reason">
@@ -202,7 +203,7 @@ function FollowedDeposit({ id }: { id: string }) {
         {deposit.amount ? (
           <>
             <dt>Amount</dt>
-            <dd>{formatMoney(deposit.amount)}</dd>
+            <dd>{formatUsd(deposit.amount)}</dd>
           </>
         ) : null}
         <dt>Sent</dt>

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useMemo, useState } from 'react';
+import { formatUsd } from '../../../../shared/money.ts';
 import { NETWORK_LABELS } from '../../../../shared/profile.ts';
 import {
   WITHDRAWAL_STATUSES,
@@ -9,12 +10,12 @@ import {
   type WithdrawalKind,
   type WithdrawalStatus,
 } from '../../../../shared/withdrawals.ts';
-import { formatDateTime, formatMoney } from '../../../lib/format.ts';
+import { formatDateTime, shortened } from '../../../lib/format.ts';
 import { BreakPoints } from '../../../ui/break-points.tsx';
 import { type DataColumn, DataTable } from '../../../ui/data-table.tsx';
 import { SelectField } from '../../../ui/form-field.tsx';
 import { withdrawalListQuery } from '../api.ts';
-import { accountAge, pendingFirst, shortAddress } from '../figures.ts';
+import { accountAge, pendingFirst } from '../figures.ts';
 import '../withdrawals.css';
 import { WithdrawalStatusBadge } from './status-badge.tsx';
 import { WithdrawalReview } from './withdrawal-review.tsx';
@@ -38,7 +39,7 @@ function columns(nowMs: number): DataColumn<Withdrawal>[] {
             to="."
             search={(prev) => ({ ...prev, open: w.id })}
             className="row-link"
-            aria-label={`${WITHDRAWAL_TEXT.review} ${w.fullname}, ${formatMoney(w.amount)}`}
+            aria-label={`${WITHDRAWAL_TEXT.review} ${w.fullname}, ${formatUsd(w.amount)}`}
           >
             {w.fullname}
           </Link>
@@ -67,13 +68,13 @@ function columns(nowMs: number): DataColumn<Withdrawal>[] {
       header: 'Amount',
       cell: (w) => (
         <>
-          {formatMoney(w.amount)}
+          {formatUsd(w.amount)}
           <br />
           <span className="muted" data-testid="withdrawal-fee">
-            fee {formatMoney(w.fee)}
+            fee {formatUsd(w.fee)}
           </span>
           <br />
-          <span data-testid="withdrawal-net">net {formatMoney(w.net_amount)}</span>
+          <span data-testid="withdrawal-net">net {formatUsd(w.net_amount)}</span>
         </>
       ),
       sortValue: (w) => Number(w.amount),
@@ -93,7 +94,7 @@ function columns(nowMs: number): DataColumn<Withdrawal>[] {
           <span title={addressText(w)} data-testid="withdrawal-address">
             {w.network ? (NETWORK_LABELS[w.network as 'bep20' | 'trc20'] ?? w.network) : ''}
             <br />
-            <span className="nowrap">{shortAddress(w.address)}</span>
+            <span className="nowrap">{shortened(w.address)}</span>
           </span>
         ) : (
           '—'

@@ -1,8 +1,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { formatCents } from '../../../../shared/money.ts';
+import { formatCents, formatUsd } from '../../../../shared/money.ts';
 import { compoundAmountSchema, WITHDRAWAL_TEXT, type Withdrawal } from '../../../../shared/withdrawals.ts';
-import { formatDateTime, formatMoney } from '../../../lib/format.ts';
+import { formatDateTime } from '../../../lib/format.ts';
 import { errorText } from '../../../lib/http.ts';
 import { useOffline } from '../../../lib/offline.ts';
 import { useSchemaForm } from '../../../lib/use-schema-form.ts';
@@ -50,16 +50,16 @@ function columns(act: (action: Action) => void, busy: boolean): DataColumn<Withd
     {
       id: 'amount',
       header: 'Amount',
-      cell: (w) => formatMoney(w.amount),
+      cell: (w) => formatUsd(w.amount),
       sortValue: (w) => Number(w.amount),
       csv: (w) => w.amount,
       className: 'num nowrap',
     },
-    { id: 'fee', header: 'Fee', cell: (w) => formatMoney(w.fee), csv: (w) => w.fee, className: 'num nowrap' },
+    { id: 'fee', header: 'Fee', cell: (w) => formatUsd(w.fee), csv: (w) => w.fee, className: 'num nowrap' },
     {
       id: 'net',
       header: 'Net',
-      cell: (w) => formatMoney(w.net_amount),
+      cell: (w) => formatUsd(w.net_amount),
       csv: (w) => w.net_amount,
       className: 'num nowrap',
     },
@@ -186,7 +186,7 @@ export function MemberRequests() {
         onClose={() => (cancelling ? undefined : setAction(null))}
         tone="warning"
       >
-        {toCancel ? <p>{WITHDRAWAL_TEXT.cancelQuestion(formatMoney(toCancel.amount))}</p> : null}
+        {toCancel ? <p>{WITHDRAWAL_TEXT.cancelQuestion(formatUsd(toCancel.amount))}</p> : null}
         <MoneyOfflineNote />
         <div className="modal-actions">
           <button type="button" className="button" onClick={() => setAction(null)} disabled={cancelling}>

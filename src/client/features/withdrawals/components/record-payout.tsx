@@ -1,8 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { formatCents } from '../../../../shared/money.ts';
+import { formatCents, formatUsd } from '../../../../shared/money.ts';
 import { WITHDRAWAL_TEXT, withdrawalDebitSchema } from '../../../../shared/withdrawals.ts';
-import { formatMoney } from '../../../lib/format.ts';
 import { ApiError, errorText } from '../../../lib/http.ts';
 import { useOffline } from '../../../lib/offline.ts';
 import { settingsQuery } from '../../../lib/settings.ts';
@@ -116,7 +115,7 @@ export function RecordPayout() {
                 error={errors.amount}
                 hint={
                   figures
-                    ? `Fee ${formatMoney(formatCents(figures.feeCents))}, net ${formatMoney(formatCents(figures.netCents))}`
+                    ? `Fee ${formatUsd(figures.feeCents)}, net ${formatUsd(figures.netCents)}`
                     : undefined
                 }
                 disabled={busy}

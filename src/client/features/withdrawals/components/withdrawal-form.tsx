@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import * as v from 'valibot';
 import { ACCOUNT_TEXT } from '../../../../shared/account.ts';
-import { formatCents, parseCents } from '../../../../shared/money.ts';
+import { formatCents, formatUsd, parseCents } from '../../../../shared/money.ts';
 import { NETWORK_LABELS } from '../../../../shared/profile.ts';
 import { TOPUP_MESSAGES } from '../../../../shared/topups.ts';
 import { amountRefusal, type Refusal } from '../../../../shared/withdrawal-rules.ts';
@@ -17,7 +17,6 @@ import {
   withdrawalRulesText,
 } from '../../../../shared/withdrawals.ts';
 import { validateForm } from '../../../lib/field-errors.ts';
-import { formatMoney } from '../../../lib/format.ts';
 import { errorText } from '../../../lib/http.ts';
 import { useOffline } from '../../../lib/offline.ts';
 import { useSchemaForm } from '../../../lib/use-schema-form.ts';
@@ -29,7 +28,7 @@ import { MoneyOfflineNote } from '../../../ui/offline-notice.tsx';
 import { Term } from '../../../ui/term.tsx';
 import { useAutoClearBanner } from '../../../ui/use-auto-clear.ts';
 import { refreshAfterWithdrawal, requestWithdrawal, sendWithdrawalCode } from '../api.ts';
-import { amountFactsOf, figuresOf, isUsable, type PayoutAddress, percentText } from '../figures.ts';
+import { amountFactsOf, figuresOf, isUsable, type PayoutAddress } from '../figures.ts';
 
 type Investment = WithdrawalOptions['investments'][number];
 type Member = { id: string; email: string };
@@ -172,8 +171,8 @@ export function WithdrawalForm({
         ? WITHDRAWAL_TEXT.noPlans
         : fromBalance && balanceRefusal
           ? WITHDRAWAL_TEXT.balanceTooLow(
-              formatMoney(options.working_available),
-              formatMoney(options.minimum),
+              formatUsd(options.working_available),
+              formatUsd(options.minimum),
               fromBalance,
             )
           : '';
@@ -245,7 +244,7 @@ export function WithdrawalForm({
       {kind === 'principal' && promotional.length > 0 ? (
         <p className="muted" data-testid="principal-promotional">
           {WITHDRAWAL_TEXT.promotionalPrincipal(
-            promotional.map((i) => `${i.plan_name} ${formatMoney(i.amount)}`).join(', '),
+            promotional.map((i) => `${i.plan_name} ${formatUsd(i.amount)}`).join(', '),
           )}
         </p>
       ) : null}
@@ -269,7 +268,7 @@ export function WithdrawalForm({
                 <option key={i.topup_id} value={i.topup_id}>
                   {WITHDRAWAL_TEXT.investmentOption(
                     i.plan_name,
-                    formatMoney(i.amount),
+                    formatUsd(i.amount),
                     formatUtcDay(i.roi_end_date),
                   )}
                 </option>
@@ -280,7 +279,7 @@ export function WithdrawalForm({
             <dl className="facts">
               <div>
                 <dt>{WITHDRAWAL_TEXT.roiLeft}</dt>
-                <dd data-testid="roi-withdrawable">{formatMoney(investment.roi_withdrawable)}</dd>
+                <dd data-testid="roi-withdrawable">{formatUsd(investment.roi_withdrawable)}</dd>
               </div>
             </dl>
           ) : null}
@@ -293,7 +292,7 @@ export function WithdrawalForm({
               error={errors.plan_id}
               hint={
                 plan
-                  ? WITHDRAWAL_TEXT.planLimits(formatMoney(plan.min_amount), formatMoney(plan.max_amount))
+                  ? WITHDRAWAL_TEXT.planLimits(formatUsd(plan.min_amount), formatUsd(plan.max_amount))
                   : undefined
               }
               disabled={busy}
@@ -315,9 +314,7 @@ export function WithdrawalForm({
               value={fields.amount}
               onChange={set('amount')}
               error={errors.amount}
-              hint={
-                kind === 'compound' ? undefined : WITHDRAWAL_TEXT.amountHint(formatMoney(options.minimum))
-              }
+              hint={kind === 'compound' ? undefined : WITHDRAWAL_TEXT.amountHint(formatUsd(options.minimum))}
               disabled={busy}
             />
           ) : null}
@@ -345,26 +342,20 @@ export function WithdrawalForm({
             <dl className="facts">
               <div>
                 <dt>{WITHDRAWAL_TEXT.amount}</dt>
-                <dd data-testid="figure-amount">
-                  {figures ? formatMoney(formatCents(figures.amountCents)) : '—'}
-                </dd>
+                <dd data-testid="figure-amount">{figures ? formatUsd(figures.amountCents) : '—'}</dd>
               </div>
               <div>
                 <dt>
                   {WITHDRAWAL_TEXT.fee}
-                  {payout ? ` (${WITHDRAWAL_TEXT.feeOf(percentText(options.fee_percent))})` : ''}
+                  {payout ? ` (${WITHDRAWAL_TEXT.feeOf(options.fee_percent)})` : ''}
                 </dt>
                 <dd data-testid="figure-fee">
-                  {!payout
-                    ? WITHDRAWAL_TEXT.noFee
-                    : figures
-                      ? formatMoney(formatCents(figures.feeCents))
-                      : '—'}
+                  {!payout ? WITHDRAWAL_TEXT.noFee : figures ? formatUsd(figures.feeCents) : '—'}
                 </dd>
               </div>
               <div>
                 <dt>{payout ? WITHDRAWAL_TEXT.youReceive : WITHDRAWAL_TEXT.becomesInvestment}</dt>
-                <dd data-testid="figure-net">{figures ? formatMoney(formatCents(figures.netCents)) : '—'}</dd>
+                <dd data-testid="figure-net">{figures ? formatUsd(figures.netCents) : '—'}</dd>
               </div>
               {payout && address ? (
                 <div>

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
+import { formatUsd } from '../../../../shared/money.ts';
 import { NETWORK_LABELS } from '../../../../shared/profile.ts';
 import { accountRefusal } from '../../../../shared/withdrawal-rules.ts';
 import {
@@ -10,12 +11,12 @@ import {
   type WithdrawalKind,
   type WithdrawalOptions,
 } from '../../../../shared/withdrawals.ts';
-import { formatDateTime, formatMoney } from '../../../lib/format.ts';
+import { formatDateTime } from '../../../lib/format.ts';
 import { QueryError } from '../../../ui/query-error.tsx';
 import { Spinner } from '../../../ui/spinner.tsx';
 import { Tabs } from '../../../ui/tabs.tsx';
 import { withdrawalOptionsQuery } from '../api.ts';
-import { accountFactsOf, isUsable, percentText, usableNetwork } from '../figures.ts';
+import { accountFactsOf, isUsable, usableNetwork } from '../figures.ts';
 import '../withdrawals.css';
 import { MemberRequests } from './member-requests.tsx';
 import { WithdrawalForm } from './withdrawal-form.tsx';
@@ -49,18 +50,16 @@ function Summary({ options, member }: { options: WithdrawalOptions; member: Memb
         <div>
           <dt>{WITHDRAWAL_TEXT.available}</dt>
           <dd className="withdrawal-available" data-testid="working-available">
-            {formatMoney(options.working_available)}
+            {formatUsd(options.working_available)}
           </dd>
         </div>
         <div>
           <dt>{WITHDRAWAL_TEXT.minimum}</dt>
-          <dd data-testid="withdrawal-minimum">{formatMoney(options.minimum)}</dd>
+          <dd data-testid="withdrawal-minimum">{formatUsd(options.minimum)}</dd>
         </div>
         <div>
           <dt>{WITHDRAWAL_TEXT.fee}</dt>
-          <dd data-testid="withdrawal-fee-percent">
-            {WITHDRAWAL_TEXT.feeOf(percentText(options.fee_percent))}
-          </dd>
+          <dd data-testid="withdrawal-fee-percent">{WITHDRAWAL_TEXT.feeOf(options.fee_percent)}</dd>
         </div>
       </dl>
       <h3>{WITHDRAWAL_TEXT.addressTitle}</h3>

@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
 import * as v from 'valibot';
+import { formatUsd } from '../../../../shared/money.ts';
 import { NETWORK_LABELS } from '../../../../shared/profile.ts';
 import {
   WITHDRAWAL_MESSAGES,
@@ -9,7 +10,7 @@ import {
   type WithdrawalDetail,
   withdrawalDecisionSchema,
 } from '../../../../shared/withdrawals.ts';
-import { formatDateTime, formatMoney } from '../../../lib/format.ts';
+import { formatDateTime } from '../../../lib/format.ts';
 import { useOffline } from '../../../lib/offline.ts';
 import { useSchemaForm } from '../../../lib/use-schema-form.ts';
 import { BreakPoints } from '../../../ui/break-points.tsx';
@@ -63,7 +64,7 @@ function MoneyList({
           {items.map((item, index) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: a fixed list of one answer, never reordered
             <li key={index}>
-              {formatMoney(item.amount)} <span className="muted">{item.kind.replaceAll('_', ' ')}</span>{' '}
+              {formatUsd(item.amount)} <span className="muted">{item.kind.replaceAll('_', ' ')}</span>{' '}
               <span className="muted">{formatDateTime(item.created_at)}</span>
             </li>
           ))}
@@ -84,9 +85,9 @@ function Facts({ w }: { w: Withdrawal }) {
     ['E-mail verified', w.email_verified ? 'Yes' : 'No'],
     ['Account age', `${accountAge(w.member_since, Date.now())} (since ${formatDateTime(w.member_since)})`],
     ['Kind', WITHDRAWAL_TEXT.kindNames[w.kind]],
-    ['Amount', formatMoney(w.amount)],
-    ['Fee', formatMoney(w.fee)],
-    ['Net', formatMoney(w.net_amount)],
+    ['Amount', formatUsd(w.amount)],
+    ['Fee', formatUsd(w.fee)],
+    ['Net', formatUsd(w.net_amount)],
     w.kind === 'compound'
       ? ['Plan', w.plan_name ?? '—']
       : [
@@ -131,15 +132,15 @@ function MemberMoney({ member }: { member: NonNullable<WithdrawalDetail['member'
       <dl className="facts">
         <div>
           <dt>{WITHDRAWAL_TEXT.depositsTotal}</dt>
-          <dd data-testid="deposits-total">{formatMoney(member.deposits_total)}</dd>
+          <dd data-testid="deposits-total">{formatUsd(member.deposits_total)}</dd>
         </div>
         <div>
           <dt>{WITHDRAWAL_TEXT.incomeTotal}</dt>
-          <dd data-testid="income-total">{formatMoney(member.income_total)}</dd>
+          <dd data-testid="income-total">{formatUsd(member.income_total)}</dd>
         </div>
         <div>
           <dt>{WITHDRAWAL_TEXT.withdrawnTotal}</dt>
-          <dd data-testid="withdrawn-total">{formatMoney(member.withdrawn_total)}</dd>
+          <dd data-testid="withdrawn-total">{formatUsd(member.withdrawn_total)}</dd>
         </div>
       </dl>
       <MoneyList title={WITHDRAWAL_TEXT.recentDeposits} items={member.deposits} />
@@ -234,7 +235,7 @@ function DecisionForm({ w, onDone }: { w: Withdrawal; onDone: (message: string) 
           value={txHash}
           onChange={(e) => setTxHash(e.target.value)}
           error={errors.tx_hash}
-          hint={`${WITHDRAWAL_TEXT.txHashHint}. Pay ${formatMoney(w.net_amount)} first.`}
+          hint={`${WITHDRAWAL_TEXT.txHashHint}. Pay ${formatUsd(w.net_amount)} first.`}
           disabled={busy}
         />
       ) : null}
