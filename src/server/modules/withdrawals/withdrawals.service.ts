@@ -1,3 +1,4 @@
+import type { LedgerKind } from '../../../shared/ledger-kinds.ts';
 import { formatCents } from '../../../shared/money.ts';
 import { MONEY_NOTIFICATIONS, NOTIFICATION_LINKS } from '../../../shared/notifications.ts';
 import type { PayoutNetwork } from '../../../shared/payout-address.ts';
@@ -62,9 +63,9 @@ import {
 // is one transaction too: the row leaves `pending` by a conditional update (the one that succeeds
 // settles the holds; any other finds nothing pending and is a 409), then the holds are posted or voided.
 
-export const WITHDRAWAL_KIND = 'withdrawal';
-export const WITHDRAWAL_FEE_KIND = 'withdrawal_fee';
-export const COMPOUND_KIND = 'compound';
+export const WITHDRAWAL_KIND: LedgerKind = 'withdrawal';
+export const WITHDRAWAL_FEE_KIND: LedgerKind = 'withdrawal_fee';
+export const COMPOUND_KIND: LedgerKind = 'compound';
 
 /** The member a decision was about and what to push to them once the transaction has committed. */
 export type WithdrawalOutcome = Outcome & { notice?: { memberId: string; title: string; body: string } };

@@ -1,12 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
+import { kindLabel } from '../../../../shared/ledger-kinds.ts';
 import { parseCents } from '../../../../shared/money.ts';
 import {
   type ADMIN_TRANSACTION_TABS,
   type AdminTransaction,
   type MatrixRow,
   TRANSACTION_STATUSES,
-  TRANSACTION_TYPE_LABELS,
   TRANSACTION_TYPES,
   type TransactionStatus,
   type TransactionType,
@@ -59,7 +59,7 @@ function columns(
         </span>
       ),
     },
-    { id: 'type', header: 'Type', cell: (t) => TRANSACTION_TYPE_LABELS[t.transaction_type] },
+    { id: 'type', header: 'Type', cell: (t) => kindLabel(t.transaction_type) },
     {
       id: 'amount',
       header: 'Amount',
@@ -120,7 +120,7 @@ const MATRIX_COLUMNS: DataColumn<MatrixRow>[] = [
   {
     id: 'type',
     header: 'Type',
-    cell: (m) => TRANSACTION_TYPE_LABELS[m.transaction_type],
+    cell: (m) => kindLabel(m.transaction_type),
     sortValue: (m) => m.transaction_type,
     csv: (m) => m.transaction_type,
   },
@@ -240,7 +240,7 @@ export function AdminTransactions({
                     <option value="">All types</option>
                     {TRANSACTION_TYPES.map((t) => (
                       <option key={t} value={t}>
-                        {TRANSACTION_TYPE_LABELS[t]}
+                        {kindLabel(t)}
                       </option>
                     ))}
                   </SelectField>

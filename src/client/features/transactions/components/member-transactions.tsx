@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { type FormEvent, useEffect, useState } from 'react';
+import { kindLabel } from '../../../../shared/ledger-kinds.ts';
 import {
   isTransactionTable,
   TRANSACTION_FIT_LABELS,
@@ -8,7 +9,6 @@ import {
   TRANSACTION_STATUSES,
   TRANSACTION_TABLE_LABELS,
   TRANSACTION_TABLES,
-  TRANSACTION_TYPE_LABELS,
   TRANSACTIONS_PER_PAGE,
   type Transaction,
   type TransactionFit,
@@ -49,7 +49,7 @@ const COLUMNS: DataColumn<Transaction>[] = [
   {
     id: 'type',
     header: 'Type',
-    cell: (t) => <span data-testid="tx-type">{TRANSACTION_TYPE_LABELS[t.transaction_type]}</span>,
+    cell: (t) => <span data-testid="tx-type">{kindLabel(t.transaction_type)}</span>,
   },
   {
     id: 'source',

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { kindLabel } from '../../../../shared/ledger-kinds.ts';
 import type { MemberLedgerEntry, MemberSessionInfo } from '../../../../shared/users.ts';
 import { formatMoney } from '../../../lib/format.ts';
 import { errorText } from '../../../lib/http.ts';
@@ -15,12 +16,6 @@ const PHASES: Record<MemberLedgerEntry['phase'], string> = {
   void: 'Hold returned',
 };
 
-const KINDS: Record<string, string> = {
-  adjustment: 'Adjustment',
-  transfer: 'Transfer',
-  deposit: 'Deposit',
-};
-
 const LEDGER_COLUMNS: DataColumn<MemberLedgerEntry>[] = [
   {
     id: 'date',
@@ -29,7 +24,7 @@ const LEDGER_COLUMNS: DataColumn<MemberLedgerEntry>[] = [
     descFirst: true,
     cell: (t) => <DateTime iso={t.created_at} />,
   },
-  { id: 'kind', header: 'Kind', cell: (t) => KINDS[t.kind] ?? t.kind },
+  { id: 'kind', header: 'Kind', cell: (t) => kindLabel(t.kind) },
   {
     id: 'amount',
     header: 'Amount',

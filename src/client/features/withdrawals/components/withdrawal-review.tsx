@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
 import * as v from 'valibot';
+import { kindLabel } from '../../../../shared/ledger-kinds.ts';
 import { NETWORK_LABELS } from '../../../../shared/profile.ts';
 import {
   WITHDRAWAL_MESSAGES,
@@ -63,7 +64,7 @@ function MoneyList({
           {items.map((item, index) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: a fixed list of one answer, never reordered
             <li key={index}>
-              {formatMoney(item.amount)} <span className="muted">{item.kind.replaceAll('_', ' ')}</span>{' '}
+              {formatMoney(item.amount)} <span className="muted">{kindLabel(item.kind)}</span>{' '}
               <span className="muted">{formatDateTime(item.created_at)}</span>
             </li>
           ))}
