@@ -15,6 +15,7 @@ import {
   type Withdrawal,
   type WithdrawalDecision,
   type WithdrawalKind,
+  type WithdrawalListQuery,
   withdrawalFeeCents,
 } from '../../../shared/withdrawals.ts';
 import type { Db } from '../../db/database.ts';
@@ -574,13 +575,12 @@ export async function recordPayout(
 }
 
 /** GET /withdrawalrequest/list: a member's own; an admin's, everyone's (by status and kind). */
-export async function withdrawalList(
-  db: Db,
-  asker: SessionUser,
-  query: { status?: WithdrawalTable['status']; kind?: WithdrawalKind },
-) {
+export async function withdrawalList(db: Db, asker: SessionUser, query: WithdrawalListQuery) {
+  const admin = asker.user.role === 'admin';
+  // A member's list is always their own: asking for a member by id is an admin's filter.
+  if (query.user_id !== undefined && !admin) throw forbidden();
   const rows = await listWithdrawals(db, {
-    ...(asker.user.role === 'admin' ? {} : { userId: asker.user.id }),
+    ...(admin ? (query.user_id ? { userId: query.user_id } : {}) : { userId: asker.user.id }),
     ...(query.status ? { status: query.status } : {}),
     ...(query.kind ? { kinds: [query.kind] } : {}),
   });
