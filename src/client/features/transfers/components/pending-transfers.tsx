@@ -79,7 +79,10 @@ function pendingColumns(decide: (decision: Decision) => void): DataColumn<Transf
   ];
 }
 
-/** Transfers at or above the review threshold wait here; an admin completes or rejects each, once. */
+/**
+ * Transfers to review: those at or above the review threshold wait here, each with its sender and
+ * recipient; an admin completes or rejects each, once (the dashboard and /admin/topup?tab=review).
+ */
 export function PendingTransfers() {
   const queryClient = useQueryClient();
   const query = useQuery(pendingTransfersQuery);
@@ -115,14 +118,14 @@ export function PendingTransfers() {
   const approving = decision?.status === 'completed';
   return (
     <section className="card" aria-labelledby="pending-transfers-title">
-      <h2 id="pending-transfers-title">Transfers waiting for review</h2>
+      <h2 id="pending-transfers-title">Transfers to review</h2>
       {done ? (
         <p className="notice" role="status">
           {done}
         </p>
       ) : null}
       <DataTable
-        caption="Pending transfers"
+        caption="Transfers to review"
         columns={columns}
         rows={data?.alltransfer}
         rowKey={(t) => t.id}
