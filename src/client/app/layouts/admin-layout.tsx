@@ -78,6 +78,9 @@ function NavLink({ entry }: { entry: NavEntry }) {
       to={entry.to as '/admin/dashboard'}
       search={entry.tab ? ({ tab: entry.tab, page: 1 } as never) : undefined}
       className="side-nav-item"
+      // The router marks a link current by itself only on its exact address (path and search, so
+      // Top-ups is not marked on the review tab); isCurrent marks it on the rest of its screen.
+      activeOptions={{ exact: true, includeSearch: true }}
       aria-current={isCurrent(entry, location.pathname, tab) ? 'page' : undefined}
     >
       {entry.label}
