@@ -3,6 +3,7 @@ import { kindLabel } from '../../../../shared/ledger-kinds.ts';
 import type { MemberLedgerEntry, MemberSessionInfo } from '../../../../shared/users.ts';
 import { formatMoney } from '../../../lib/format.ts';
 import { errorText } from '../../../lib/http.ts';
+import { LongWordBreaks } from '../../../ui/break-points.tsx';
 import { type DataColumn, DataTable } from '../../../ui/data-table.tsx';
 import { DateTime } from '../../../ui/date-time.tsx';
 import { endMemberSessions } from '../api.ts';
@@ -41,13 +42,18 @@ const LEDGER_COLUMNS: DataColumn<MemberLedgerEntry>[] = [
     header: 'From and to',
     cell: (t) => (
       <>
-        {t.from_account}
+        <LongWordBreaks text={t.from_account} />
         <br />
-        <span className="muted">to</span> {t.to_account}
+        <span className="muted">to</span> <LongWordBreaks text={t.to_account} />
       </>
     ),
   },
-  { id: 'description', header: 'Description', cell: (t) => t.description ?? '—' },
+  {
+    // A withdrawal's description holds its whole payout address: it wraps at its joints, never past the box.
+    id: 'description',
+    header: 'Description',
+    cell: (t) => (t.description ? <LongWordBreaks text={t.description} /> : '—'),
+  },
   { id: 'state', header: 'State', cell: (t) => PHASES[t.phase] },
 ];
 
