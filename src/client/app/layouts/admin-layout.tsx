@@ -57,7 +57,6 @@ const NAV_GROUPS: { title: string; entries: NavEntry[] }[] = [
   },
 ];
 const ENTRIES = NAV_GROUPS.flatMap((group) => group.entries);
-const navId = (title: string) => `admin-nav-${title.toLowerCase()}`;
 
 /**
  * The entry for where the admin is: its path and, where two entries share a path, its tab (the other
@@ -103,14 +102,12 @@ export function AdminLayout() {
         <nav aria-label="Admin">
           <NavLink entry={{ to: '/admin/dashboard', label: 'Dashboard' }} />
           {NAV_GROUPS.map((group) => (
-            <section key={group.title} className="side-nav-group" aria-labelledby={navId(group.title)}>
-              <h2 className="side-nav-heading" id={navId(group.title)}>
-                {group.title}
-              </h2>
+            <div key={group.title} className="side-nav-group">
+              <h2 className="side-nav-heading">{group.title}</h2>
               {group.entries.map((entry) => (
                 <NavLink key={entry.label} entry={entry} />
               ))}
-            </section>
+            </div>
           ))}
         </nav>
         <div className="side-nav-foot">

@@ -7,7 +7,8 @@ import { AdjustmentForm } from '../../../../features/wallets/components/adjustme
 export const Route = createFileRoute('/admin/check/profile/$id')({
   // The records tab is in the address: a reload or a shared link opens the same one.
   validateSearch: v.object({
-    tab: v.optional(v.fallback(v.picklist(MEMBER_RECORD_TABS), 'investments'), 'investments'),
+    // No tab in the address is the first one: a plain link to the page stays a plain address.
+    tab: v.fallback(v.optional(v.picklist(MEMBER_RECORD_TABS)), undefined),
   }),
   component: MemberProfilePage,
 });
@@ -22,7 +23,7 @@ function MemberProfilePage() {
     <MemberProfile
       key={id}
       id={id}
-      tab={tab}
+      tab={tab ?? 'investments'}
       onTab={(next) => navigate({ search: { tab: next }, resetScroll: false, replace: true })}
       adjustment={(member) => <AdjustmentForm member={member} />}
     />
