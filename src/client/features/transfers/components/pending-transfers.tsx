@@ -4,7 +4,7 @@ import type { Transfer } from '../../../../shared/transfers.ts';
 import { WALLET_LABELS } from '../../../../shared/wallets.ts';
 import { formatDateTime, formatMoney } from '../../../lib/format.ts';
 import { useOffline } from '../../../lib/offline.ts';
-import { BreakPoints } from '../../../ui/break-points.tsx';
+import { BreakPoints, LongWordBreaks } from '../../../ui/break-points.tsx';
 import { type DataColumn, DataTable } from '../../../ui/data-table.tsx';
 import { ErrorDialog } from '../../../ui/dialogs.tsx';
 import { FormField } from '../../../ui/form-field.tsx';
@@ -18,7 +18,7 @@ type Decision = { transfer: Transfer; status: 'completed' | 'failed' };
 function Party({ name, email, wallet }: { name: string; email: string; wallet: string }) {
   return (
     <>
-      {name} <span className="muted">{<BreakPoints text={email} />}</span>
+      <LongWordBreaks text={name} /> <span className="muted">{<BreakPoints text={email} />}</span>
       <br />
       <span className="muted">{wallet}</span>
     </>
@@ -53,7 +53,11 @@ function pendingColumns(decide: (decision: Decision) => void): DataColumn<Transf
       descFirst: true,
       cell: (t) => formatMoney(t.amount),
     },
-    { id: 'description', header: 'Description', cell: (t) => t.description || '—' },
+    {
+      id: 'description',
+      header: 'Description',
+      cell: (t) => (t.description ? <LongWordBreaks text={t.description} /> : '—'),
+    },
     {
       id: 'decision',
       header: 'Decision',
@@ -61,14 +65,14 @@ function pendingColumns(decide: (decision: Decision) => void): DataColumn<Transf
         <div className="row nowrap">
           <button
             type="button"
-            className="button primary"
+            className="button small primary"
             onClick={() => decide({ transfer: t, status: 'completed' })}
           >
             Approve
           </button>
           <button
             type="button"
-            className="button danger"
+            className="button small danger"
             onClick={() => decide({ transfer: t, status: 'failed' })}
           >
             Reject
