@@ -72,3 +72,5 @@ export const MEMBER_SORTS = ['created_at', 'fullname', 'username', 'email', 'bus
 export const SORT_ORDERS = ['asc', 'desc'] as const;
 /** The members list's "Invested" filter: any member, those without a single top-up, those with one. */
 export const INVESTED_FILTERS = ['any', 'never', 'yes'] as const;
+/** The member page's records (/admin/check/profile/{id}?tab=): what support looks up about one member. */
+export const MEMBER_RECORD_TABS = ['investments', 'withdrawals', 'deposits', 'team', 'tickets'] as const;

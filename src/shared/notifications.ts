@@ -112,6 +112,8 @@ export const NOTIFICATION_MESSAGES = {
   listTitle: 'Notifications',
   memberTitle: 'Notifications',
   allUsers: 'All Users',
+  // A notification to all users is shown to the members registered when it is sent (docs/rules.md).
+  allUsersReach: 'Reaches every member registered when you send it. Members who join later will not see it.',
   searchUsers: 'Search users by e-mail',
   searching: 'Searching users...',
   noUsersFound: 'No users found',
@@ -136,7 +138,7 @@ export const NOTIFICATION_MESSAGES = {
   systemTitle: 'Sent by the app to one member',
   systemHint: 'Ticket answers and money events, written automatically for the member concerned.',
   systemEmpty: 'No automatic notifications yet',
-  recipientsAll: 'All users',
+  recipientsAll: 'All users registered when sent',
   recipientsCount: (count: number) => `${count} ${count === 1 ? 'user' : 'users'}`,
   deletedMember: 'Deleted member',
   searchList: 'Search title, message or recipient',

@@ -5,6 +5,7 @@ import {
   TRANSACTION_TYPES,
   transactionSearchSchema,
 } from './enums.ts';
+import type { LedgerKind } from './ledger-kinds.ts';
 
 export { ADMIN_TRANSACTION_TABS, TRANSACTION_STATUSES, TRANSACTION_TYPES, transactionSearchSchema };
 
@@ -15,7 +16,7 @@ export { ADMIN_TRANSACTION_TABS, TRANSACTION_STATUSES, TRANSACTION_TYPES, transa
 export type TransactionType = (typeof TRANSACTION_TYPES)[number];
 
 /** A ledger row's kind as a transaction type: a top-up is written as a plan purchase. */
-export const KIND_OF_TYPE: Record<TransactionType, string> = {
+export const KIND_OF_TYPE: Record<TransactionType, LedgerKind> = {
   roi: 'roi',
   level_income: 'level_income',
   activation_income: 'activation_income',
@@ -209,18 +210,3 @@ export const isTransactionTable = (name: string): name is TransactionTable =>
   Object.hasOwn(TRANSACTION_TABLES, name);
 export const isTransactionFit = (name: string): name is TransactionFit =>
   (TRANSACTION_FITS as readonly string[]).includes(name);
-
-export const TRANSACTION_TYPE_LABELS: Record<TransactionType, string> = {
-  roi: 'ROI',
-  level_income: 'Level income',
-  activation_income: 'Activation income',
-  topup: 'Investment',
-  transfer: 'Transfer',
-  deposit: 'Deposit',
-  withdrawal: 'Withdrawal',
-  withdrawal_fee: 'Withdrawal fee',
-  reward: 'Reward',
-  salary: 'Salary',
-  cto: 'CTO',
-  adjustment: 'Adjustment',
-};

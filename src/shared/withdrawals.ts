@@ -57,6 +57,7 @@ export const WITHDRAWAL_MESSAGES = {
   minimum: (minimum: string) => `The minimum withdrawal is ${formatUsd(minimum)}`,
   netsNothing: (fee: string) => `After the ${formatUsd(fee)} fee this withdrawal would pay out nothing`,
   insufficient: 'Your Income Working balance is too low for this withdrawal',
+  userIdInvalid: 'user_id is a member id of at most 100 characters',
   openRequest:
     'You already have a withdrawal request waiting. Cancel it or wait for its decision before asking again.',
   emailUnverified: 'Verify your e-mail address on your profile before withdrawing',
@@ -162,6 +163,15 @@ export type WithdrawalDebitInput = v.InferOutput<typeof withdrawalDebitSchema>;
 export const withdrawalListQuerySchema = v.object({
   status: v.optional(v.picklist(WITHDRAWAL_STATUSES)),
   kind: v.optional(v.picklist(WITHDRAWAL_KINDS)),
+  /** Admins only: one member's requests (their member page). */
+  user_id: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.nonEmpty(WITHDRAWAL_MESSAGES.userIdInvalid),
+      v.maxLength(100, WITHDRAWAL_MESSAGES.userIdInvalid),
+    ),
+  ),
 });
 export type WithdrawalListQuery = v.InferOutput<typeof withdrawalListQuerySchema>;
 
@@ -314,10 +324,9 @@ export const WITHDRAWAL_TEXT = {
   status: { pending: 'Pending', approved: 'Approved', rejected: 'Rejected', cancelled: 'Cancelled' },
   kindNames: { income: 'Income', roi: 'ROI', principal: 'Principal', compound: 'Compound' },
   // Admin screens.
-  adminIncomeTitle: 'Withdrawals',
-  adminIncomeIntro: 'Income and compound requests. Each is decided once; pending ones come first.',
-  adminRoiTitle: 'ROI and principal requests',
-  adminRoiIntro: 'ROI and principal withdrawal requests. Each is decided once; pending ones come first.',
+  adminTitle: 'Withdrawals',
+  adminIntro:
+    'Every request, whatever its kind (income, ROI, principal, compound): the pending ones first, the oldest at the top. Each is decided once.',
   review: 'Review',
   detailTitle: 'Withdrawal request',
   memberMoney: 'The member’s money',

@@ -177,7 +177,12 @@ async function apply(model: Model, s: Step): Promise<string> {
       const to = target(s.from, s.to);
       const free = available(model, from);
       const cents = free > 0 ? Math.max(1, Math.floor((free * s.permille) / 1000)) : 1;
-      const move = { debitAccountId: from, creditAccountId: to, amountCents: cents, kind: s.op };
+      const move = {
+        debitAccountId: from,
+        creditAccountId: to,
+        amountCents: cents,
+        kind: 'transfer' as const,
+      };
       if (cents > free) {
         await expectRefused(
           (trx) => (s.op === 'hold' ? holdTransfer(trx, move) : postTransfer(trx, move)),
@@ -223,7 +228,7 @@ async function apply(model: Model, s: Step): Promise<string> {
         debitAccountId: from,
         creditAccountId: target(s.from, s.to),
         amountCents: Math.max(0, available(model, from)) + s.extra,
-        kind: 'transfer',
+        kind: 'transfer' as const,
       };
       await expectRefused(
         (trx) => (s.how === 'hold' ? holdTransfer(trx, move) : postTransfer(trx, move)),

@@ -50,7 +50,7 @@ test('a signed-out visitor is sent to the admin sign-in and returns to the dashb
 
 test('the member counts are numbers and the total grows when a member registers', async ({ page }) => {
   await signInAdmin(page);
-  await expect(page.getByRole('heading', { name: 'Members', level: 2 })).toBeVisible();
+  await expect(page.getByRole('main').getByRole('heading', { name: 'Members', level: 2 })).toBeVisible();
   const before: Record<string, number> = {};
   for (const key of COUNTS) before[key] = await readCount(page, key);
   // Every member is either active or inactive.

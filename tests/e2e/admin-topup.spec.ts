@@ -138,12 +138,19 @@ test('an admin finds a member top-up, exports the list, reads the monthly totals
   const totals = page.getByTestId('transaction-matrix');
   await expect(totals.getByRole('row', { name: new RegExp(`${month} Investment`) })).toBeVisible();
 
+  // Transfers to review: each with its sender and recipient, the decision confirmed first.
   await page.getByRole('tab', { name: 'Transfers to review' }).click();
-  const held = rows.filter({ hasText: 'E2E review me' });
+  const held = page.getByTestId('pending-transfers').locator('tbody tr').filter({ hasText: 'E2E review me' });
   await expect(held).toHaveCount(1);
+  await expect(held.getByRole('cell').nth(1)).toContainText(`${buyer.fullname} ${buyer.email}`);
+  await expect(held.getByRole('cell').nth(2)).toContainText(`${payee.fullname} ${payee.email}`);
   await expectTablesFit(page.getByRole('main'));
   await expect(held.getByRole('button', { name: 'Reject' })).toBeInViewport();
   await held.getByRole('button', { name: 'Approve' }).click();
+  await page
+    .getByRole('dialog', { name: 'Approve transfer' })
+    .getByRole('button', { name: 'Approve', exact: true })
+    .click();
   await expect(page.getByRole('status').filter({ hasText: TRANSFER_MESSAGES.approved })).toBeVisible();
   await expect(held).toHaveCount(0);
 

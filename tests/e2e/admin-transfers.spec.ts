@@ -23,7 +23,7 @@ import { expectTablesFit } from './table-fit.ts';
 
 // Support staff on a desktop screen: activating a member from "Member access" (RULES.md: only active
 // members send transfers), then approving one pending transfer and rejecting another from "Transfers
-// waiting for review". Two registrations for the file. The members and the admin's arranging calls use
+// to review" (on the dashboard, and the same list, sender and recipient, on its own tab of Top-ups). Two registrations for the file. The members and the admin's arranging calls use
 // API contexts of their own: one person per browser.
 
 test.describe.configure({ mode: 'serial' });
@@ -57,11 +57,11 @@ async function openDashboard(page: Page): Promise<void> {
   await page.goto('/admin-login');
   await fillSignIn(page, E2E_ADMIN.email, E2E_ADMIN.password);
   await expect(page).toHaveURL(/\/admin\/dashboard$/);
-  await expect(page.getByRole('heading', { name: 'Transfers waiting for review' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Transfers to review' })).toBeVisible();
 }
 
 const access = (page: Page) => page.getByRole('region', { name: 'Member access' });
-const review = (page: Page) => page.getByRole('region', { name: 'Transfers waiting for review' });
+const review = (page: Page) => page.getByRole('region', { name: 'Transfers to review' });
 const pendingRow = (page: Page, description: string): Locator =>
   review(page).getByTestId('pending-transfers').locator('tbody tr').filter({ hasText: description });
 
@@ -114,7 +114,7 @@ test('Member access activates a member: the badge switches to Active', async ({ 
 
   // Found again from scratch, the member is active on the server too.
   await page.reload();
-  await expect(page.getByRole('heading', { name: 'Transfers waiting for review' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Transfers to review' })).toBeVisible();
   const again = await findInAccess(page, sender);
   await expect(again.getByTestId('member-activation')).toHaveText('Active');
 });
@@ -159,6 +159,29 @@ test('the admin approves one pending transfer and rejects another', async ({
     await expectTablesFit(review(page));
     await expectBalances(page, sender, '$1,000.00');
     await expectBalances(page, recipient, '$0.00');
+  });
+
+  await test.step('the side navigation’s Transfers to review shows them with sender and recipient', async () => {
+    await page
+      .getByRole('navigation', { name: 'Admin' })
+      .getByRole('link', { name: 'Transfers to review' })
+      .click();
+    await expect(page).toHaveURL(/\/admin\/topup\?.*tab=review/);
+    const row = pendingRow(page, APPROVE_NOTE);
+    await expect(row).toHaveCount(1);
+    await expect(review(page).getByRole('columnheader')).toHaveText([
+      /^Date/,
+      'From',
+      'To',
+      /^Amount/,
+      'Description',
+      'Decision',
+    ]);
+    await expect(row.getByRole('cell').nth(1)).toContainText(`${sender.fullname} ${sender.email}`);
+    await expect(row.getByRole('cell').nth(2)).toContainText(`${recipient.fullname} ${recipient.email}`);
+    await expectTablesFit(review(page));
+    await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Dashboard' }).click();
+    await expect(page.getByRole('heading', { name: 'Transfers to review' })).toBeVisible();
   });
 
   await test.step('Go back in the confirmation leaves the transfer waiting', async () => {

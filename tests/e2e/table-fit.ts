@@ -68,3 +68,55 @@ export async function expectTablesFit(scope: Locator): Promise<void> {
   ]);
   expect(pageWidth[0], 'the page does not scroll sideways').toBeLessThanOrEqual(pageWidth[1] ?? 0);
 }
+
+/**
+ * Every stat tile in the scope fits its box on a 1366 px laptop: its figure is on one line and not
+ * clipped (a "$1,234,567.89" never wraps into pieces or runs past the tile), and no word of its label
+ * is broken across two lines.
+ */
+export async function expectStatTilesFit(scope: Locator): Promise<void> {
+  const tiles = scope.locator('.stat');
+  await expect(tiles.first()).toBeVisible();
+  const misfits: string[] = await tiles.evaluateAll((elements) => {
+    const found: string[] = [];
+    const lines = (range: Range) => {
+      const boxes = [...range.getClientRects()]
+        .filter((r) => r.width > 0 && r.height > 0)
+        .sort((x, y) => x.top - y.top);
+      let count = 0;
+      let bottom = Number.NEGATIVE_INFINITY;
+      for (const box of boxes) {
+        if (box.top >= bottom - 1) count += 1;
+        bottom = Math.max(bottom, box.bottom);
+      }
+      return count;
+    };
+    for (const tile of elements) {
+      const figure = tile.querySelector('dd');
+      const label = tile.querySelector('dt')?.textContent?.trim() ?? '(tile)';
+      if (!figure) continue;
+      const range = document.createRange();
+      range.selectNodeContents(figure);
+      if (lines(range) > 1) found.push(`${label}: figure on ${lines(range)} lines`);
+      if (figure.scrollWidth > figure.clientWidth || tile.scrollWidth > tile.clientWidth)
+        found.push(`${label}: figure clipped (${figure.scrollWidth} > ${figure.clientWidth})`);
+      const box = figure.getBoundingClientRect();
+      const text = range.getBoundingClientRect();
+      if (text.right > box.right + 0.5) found.push(`${label}: figure runs past its tile`);
+      const dt = tile.querySelector('dt');
+      if (dt) {
+        const walker = document.createTreeWalker(dt, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          for (const match of (node.textContent ?? '').matchAll(/\S+/g)) {
+            const word = document.createRange();
+            word.setStart(node, match.index);
+            word.setEnd(node, match.index + match[0].length);
+            if (lines(word) > 1) found.push(`${label}: word broken: "${match[0]}"`);
+          }
+        }
+      }
+    }
+    return found;
+  });
+  expect(misfits).toEqual([]);
+}

@@ -12,9 +12,7 @@ import {
   type TransactionTable,
   type TransactionType,
 } from '../../../shared/transactions.ts';
-import type { TransferDecision } from '../../../shared/transfers.ts';
 import { ApiError, api } from '../../lib/http.ts';
-import { newIdempotencyKey } from '../../lib/idempotency.ts';
 
 export type Matrix = v.InferOutput<typeof matrixSchema>['matrix'];
 
@@ -111,13 +109,3 @@ export const matrixQuery = (month?: string) =>
       ),
     staleTime: 0,
   });
-
-/** PATCH /transactions/{id}: an admin approves or rejects a transfer waiting for review. */
-export const decideTransaction = (id: string, decision: TransferDecision) =>
-  orFallback(
-    () =>
-      api<{ message: string }>('PATCH', `/transactions/${encodeURIComponent(id)}`, decision, {
-        'Idempotency-Key': newIdempotencyKey(),
-      }),
-    TRANSACTION_MESSAGES.updateFailed,
-  );

@@ -1,6 +1,10 @@
 import { keepPreviousData, type QueryClient, queryOptions } from '@tanstack/react-query';
 import type { AuditList } from '../../../shared/audit.ts';
 import { API_BASE } from '../../../shared/constants.ts';
+import type { DirectMember } from '../../../shared/team.ts';
+import type { TicketList } from '../../../shared/tickets.ts';
+import type { Topup } from '../../../shared/topups.ts';
+import type { TransactionPage } from '../../../shared/transactions.ts';
 import type {
   DeletionPreview,
   MemberCounts,
@@ -8,6 +12,7 @@ import type {
   MemberFilter,
   UserList,
 } from '../../../shared/users.ts';
+import type { Withdrawal } from '../../../shared/withdrawals.ts';
 import { api } from '../../lib/http.ts';
 
 export const memberCountsQuery = queryOptions({
@@ -80,5 +85,53 @@ export const auditLogQuery = (params: AuditParams) =>
     queryKey: ['audit', params],
     queryFn: () => api<AuditList>('GET', `/audit?${toQuery(params)}`),
     placeholderData: keepPreviousData,
+    staleTime: 0,
+  });
+
+// The member page's records: the admin calls that read one member's investments, withdrawals,
+// deposits, team and tickets, each asked only when its tab opens.
+const memberPath = (id: string) => encodeURIComponent(id);
+
+/** Top-ups the member received or paid for someone, newest first (the call's most: 200). */
+export const memberTopupsQuery = (id: string) =>
+  queryOptions({
+    queryKey: ['users', 'records', id, 'investments'],
+    queryFn: () => api<{ topups: Topup[]; total: number }>('GET', `/topup/by/${memberPath(id)}?limit=200`),
+    staleTime: 0,
+  });
+
+/** Every withdrawal request of the member, in the queue's order (pending first, oldest first). */
+export const memberWithdrawalsQuery = (id: string) =>
+  queryOptions({
+    queryKey: ['users', 'records', id, 'withdrawals'],
+    queryFn: async () =>
+      (await api<{ withdrawals: Withdrawal[] }>('GET', `/withdrawalrequest/list?user_id=${memberPath(id)}`))
+        .withdrawals,
+    staleTime: 0,
+  });
+
+/** Deposits credited to the member from the ledger (payments, on-chain and manual), newest 100. */
+export const memberDepositsQuery = (id: string) =>
+  queryOptions({
+    queryKey: ['users', 'records', id, 'deposits'],
+    queryFn: () =>
+      api<TransactionPage>('GET', `/tr/user/${memberPath(id)}?transaction_type=deposit&limit=100`),
+    staleTime: 0,
+  });
+
+/** The member's direct members, each with their own investment and team. */
+export const memberTeamQuery = (id: string) =>
+  queryOptions({
+    queryKey: ['users', 'records', id, 'team'],
+    queryFn: async () =>
+      (await api<{ members: DirectMember[] }>('GET', `/referral/list/${memberPath(id)}`)).members,
+    staleTime: 0,
+  });
+
+/** The member's tickets, most recently active first. */
+export const memberTicketsQuery = (id: string) =>
+  queryOptions({
+    queryKey: ['users', 'records', id, 'tickets'],
+    queryFn: async () => (await api<TicketList>('GET', `/tickets/${memberPath(id)}`)).tickets,
     staleTime: 0,
   });

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Withdrawal } from '../../../shared/withdrawals.ts';
-import { accountAge, figuresOf, isUsable, pendingFirst } from './figures.ts';
+import { accountAge, figuresOf, isUsable } from './figures.ts';
 
 describe('figuresOf', () => {
   it('takes 5% of an income withdrawal, rounded half up to the cent, and pays the rest', () => {
@@ -53,19 +52,5 @@ describe('accountAge', () => {
     expect(accountAge('2026-03-09T11:00:00.000Z', now)).toBe('1 day');
     expect(accountAge('2023-03-10T12:00:00.000Z', now)).toBe('1,096 days');
     expect(accountAge('not a date', now)).toBe('—');
-  });
-});
-
-describe('pendingFirst', () => {
-  const row = (id: string, status: Withdrawal['status'], created_at: string) =>
-    ({ id, status, created_at }) as Withdrawal;
-  it('puts waiting requests first, each group newest first', () => {
-    const rows = [
-      row('a', 'approved', '2026-01-05T00:00:00.000Z'),
-      row('b', 'pending', '2026-01-01T00:00:00.000Z'),
-      row('c', 'rejected', '2026-01-03T00:00:00.000Z'),
-      row('d', 'pending', '2026-01-02T00:00:00.000Z'),
-    ];
-    expect(pendingFirst(rows).map((r) => r.id)).toEqual(['d', 'b', 'a', 'c']);
   });
 });

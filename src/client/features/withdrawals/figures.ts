@@ -1,7 +1,6 @@
 import { parseCents } from '../../../shared/money.ts';
 import type { AccountFacts, AmountFacts } from '../../../shared/withdrawal-rules.ts';
 import {
-  type Withdrawal,
   type WithdrawalKind,
   type WithdrawalOptions,
   withdrawalFeeCents,
@@ -75,12 +74,4 @@ export function accountAge(memberSinceIso: string, nowMs: number): string {
   const days = Math.floor(Math.max(0, nowMs - since) / DAY_MS);
   if (days === 0) return 'Under a day';
   return days === 1 ? '1 day' : `${days.toLocaleString('en-US')} days`;
-}
-
-/** Pending requests first (they wait for someone), each group newest first. */
-export function pendingFirst(rows: readonly Withdrawal[]): Withdrawal[] {
-  return [...rows].sort((a, b) => {
-    const waiting = Number(b.status === 'pending') - Number(a.status === 'pending');
-    return waiting !== 0 ? waiting : b.created_at.localeCompare(a.created_at);
-  });
 }

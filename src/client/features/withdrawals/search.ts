@@ -15,13 +15,16 @@ const STATUS_SET: Record<WithdrawalStatus, true> = {
 };
 const STATUSES = Object.keys(STATUS_SET) as WithdrawalStatus[];
 
+// Every kind once, as the statuses.
+const KIND_SET: Record<WithdrawalKind, true> = { income: true, roi: true, principal: true, compound: true };
+const KINDS = Object.keys(KIND_SET) as WithdrawalKind[];
+
 /**
- * `?status=&kind=&open=` of a screen that shows these kinds (`open`: the request whose panel is open,
- * so a reload or a shared link shows it too); anything else in the address is dropped.
+ * `?status=&kind=&open=` of the withdrawal queue (`open`: the request whose panel is open, so a reload
+ * or a shared link shows it too); anything else in the address is dropped.
  */
-export const adminWithdrawalSearch = <K extends WithdrawalKind>(kinds: readonly [K, ...K[]]) =>
-  v.object({
-    status: v.fallback(v.optional(v.picklist(STATUSES)), undefined),
-    kind: v.fallback(v.optional(v.picklist(kinds)), undefined),
-    open: v.fallback(v.optional(v.pipe(v.string(), v.maxLength(100))), undefined),
-  });
+export const adminWithdrawalSearch = v.object({
+  status: v.fallback(v.optional(v.picklist(STATUSES)), undefined),
+  kind: v.fallback(v.optional(v.picklist(KINDS)), undefined),
+  open: v.fallback(v.optional(v.pipe(v.string(), v.maxLength(100))), undefined),
+});

@@ -1,31 +1,11 @@
-import { createFileRoute } from '@tanstack/react-router';
-import { WITHDRAWAL_TEXT } from '../../../shared/withdrawals.ts';
-import { AdminWithdrawals } from '../../features/withdrawals/components/admin-withdrawals.tsx';
+import { createFileRoute, redirect } from '@tanstack/react-router';
 import { adminWithdrawalSearch } from '../../features/withdrawals/search.ts';
 
-const KINDS = ['roi', 'principal'] as const;
-
+// The spec's ROI requests screen is the one withdrawal queue now (kind is its filter there): an old
+// link or bookmark lands on it with the filters it carried, ROI and principal among every other kind.
 export const Route = createFileRoute('/admin/roi-request')({
-  // The filters are in the address: a reload or a shared link shows the same list.
-  validateSearch: adminWithdrawalSearch(KINDS),
-  component: RoiRequestPage,
+  validateSearch: adminWithdrawalSearch,
+  beforeLoad: ({ search }) => {
+    throw redirect({ to: '/admin/withdrawals', search, replace: true });
+  },
 });
-
-function RoiRequestPage() {
-  const filter = Route.useSearch();
-  const navigate = Route.useNavigate();
-  return (
-    <div className="stack">
-      <header>
-        <h1>{WITHDRAWAL_TEXT.adminRoiTitle}</h1>
-        <p className="muted">{WITHDRAWAL_TEXT.adminRoiIntro}</p>
-      </header>
-      <AdminWithdrawals
-        kinds={KINDS}
-        filter={filter}
-        csvName="roi-requests"
-        onFilter={(next) => navigate({ search: next as typeof filter })}
-      />
-    </div>
-  );
-}

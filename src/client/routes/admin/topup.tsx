@@ -5,6 +5,7 @@ import {
   AdminTransactions,
   type AdminTxSearch,
 } from '../../features/transactions/components/admin-transactions.tsx';
+import { PendingTransfers } from '../../features/transfers/components/pending-transfers.tsx';
 
 export const Route = createFileRoute('/admin/topup')({
   // Tab, filters and page are in the address: a reload or a shared link shows the same list.
@@ -27,6 +28,7 @@ function AdminTopupPage() {
       <h1>Top-ups and transactions</h1>
       <AdminTransactions
         search={search}
+        review={<PendingTransfers />}
         onSearch={(next: AdminTxSearch) =>
           navigate({
             search: Object.fromEntries(

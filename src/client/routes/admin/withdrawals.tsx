@@ -4,29 +4,23 @@ import { AdminWithdrawals } from '../../features/withdrawals/components/admin-wi
 import { RecordPayout } from '../../features/withdrawals/components/record-payout.tsx';
 import { adminWithdrawalSearch } from '../../features/withdrawals/search.ts';
 
-const KINDS = ['income', 'compound'] as const;
-
 export const Route = createFileRoute('/admin/withdrawals')({
   // The filters are in the address: a reload or a shared link shows the same list.
-  validateSearch: adminWithdrawalSearch(KINDS),
+  validateSearch: adminWithdrawalSearch,
   component: AdminWithdrawalsPage,
 });
 
+/** The one queue of withdrawal requests, every kind (income, ROI, principal, compound). */
 function AdminWithdrawalsPage() {
   const filter = Route.useSearch();
   const navigate = Route.useNavigate();
   return (
     <div className="stack">
       <header>
-        <h1>{WITHDRAWAL_TEXT.adminIncomeTitle}</h1>
-        <p className="muted">{WITHDRAWAL_TEXT.adminIncomeIntro}</p>
+        <h1>{WITHDRAWAL_TEXT.adminTitle}</h1>
+        <p className="muted">{WITHDRAWAL_TEXT.adminIntro}</p>
       </header>
-      <AdminWithdrawals
-        kinds={KINDS}
-        filter={filter}
-        csvName="withdrawals"
-        onFilter={(next) => navigate({ search: next as typeof filter })}
-      />
+      <AdminWithdrawals filter={filter} onFilter={(next) => navigate({ search: next })} />
       <RecordPayout />
     </div>
   );

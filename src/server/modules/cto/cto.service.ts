@@ -6,6 +6,7 @@ import {
   monthEnd,
   previousMonth,
 } from '../../../shared/cto.ts';
+import type { LedgerKind } from '../../../shared/ledger-kinds.ts';
 import { formatCents } from '../../../shared/money.ts';
 import type { Db } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
@@ -34,7 +35,7 @@ import {
 // key): a second Pay, a concurrent one or one on another server fails there and pays nothing; a crash
 // anywhere rolls all of it back, and Pay again pays the month once.
 
-export const CTO_KIND = 'cto';
+export const CTO_KIND: LedgerKind = 'cto';
 
 const percentText = (bp: number) => `${Math.trunc(bp / 100)}.${String(bp % 100).padStart(2, '0')}`;
 

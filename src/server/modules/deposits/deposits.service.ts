@@ -6,6 +6,7 @@ import {
   type ManualDeposit,
   type ManualDepositRequest,
 } from '../../../shared/deposits.ts';
+import type { LedgerKind } from '../../../shared/ledger-kinds.ts';
 import { formatCents } from '../../../shared/money.ts';
 import { NOTIFICATION_LINKS } from '../../../shared/notifications.ts';
 import { CHAIN_CREDIT_MESSAGES } from '../../../shared/web3.ts';
@@ -41,7 +42,7 @@ import {
 // entry and the Idempotency-Key record commit together or not at all.
 
 const HOUR_MS = 60 * 60 * 1000;
-export const DEPOSIT_KIND = 'deposit';
+export const DEPOSIT_KIND: LedgerKind = 'deposit';
 /** Manual deposits are USDT on BNB Smart Chain (BEP20): their hashes share its (chain, hash) credits. */
 export const MANUAL_DEPOSIT_CHAIN_ID = 56;
 

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import type { LedgerKind } from '../../../shared/ledger-kinds.ts';
 import { type Db, isPostgres } from '../../db/database.ts';
 import type { IncomeRunTable } from '../../db/schema.ts';
 import { PLATFORM } from '../wallets/ledger.service.ts';
@@ -10,8 +11,8 @@ import { PLATFORM } from '../wallets/ledger.service.ts';
 // shared with ledger_transfers) make a second payment impossible whatever the timing; the run's
 // lease only keeps two servers from doing the same work at once.
 
-export const ROI_KIND = 'roi';
-export const LEVEL_INCOME_KIND = 'level_income';
+export const ROI_KIND: LedgerKind = 'roi';
+export const LEVEL_INCOME_KIND: LedgerKind = 'level_income';
 
 // ---- the run's row: claim, renew, finish ----
 

@@ -1,3 +1,4 @@
+import type { LedgerKind } from '../../../shared/ledger-kinds.ts';
 import { formatCents } from '../../../shared/money.ts';
 import {
   REWARD_MESSAGES as M,
@@ -35,7 +36,7 @@ import {
 // Income Working, paid from the platform's income account. The claim's unique (member, reward) key is
 // the last word: of two racing claims, one insert fails and pays nothing.
 
-export const REWARD_KIND = 'reward';
+export const REWARD_KIND: LedgerKind = 'reward';
 
 const toReward = (row: RewardPlanTable): Reward => ({
   id: row.id,

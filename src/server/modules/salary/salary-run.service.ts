@@ -1,3 +1,4 @@
+import type { LedgerKind } from '../../../shared/ledger-kinds.ts';
 import { formatCents } from '../../../shared/money.ts';
 import { addMonths, SALARY_MESSAGES as M, monthBefore } from '../../../shared/salary.ts';
 import type { SalaryConfig } from '../../config.ts';
@@ -27,7 +28,7 @@ import {
 // one insert fails and its transfer rolls back, so each member is paid once whatever the timing, and
 // a run stopped anywhere is finished by the next one.
 
-export const SALARY_KIND = 'salary';
+export const SALARY_KIND: LedgerKind = 'salary';
 
 export type SalaryRunOptions = Pick<SalaryConfig, 'leaseMs' | 'payPauseMs'>;
 export type SalaryRunOutcome = { month: string; membersPaid: number; totalCents: number; skipped: boolean };

@@ -1,4 +1,5 @@
 import { addDays, dateOf } from '../../../shared/dates.ts';
+import type { LedgerKind } from '../../../shared/ledger-kinds.ts';
 import { formatCents } from '../../../shared/money.ts';
 import { formatPercent } from '../../../shared/plans.ts';
 import { incomeCapCents } from '../../../shared/settings.ts';
@@ -46,8 +47,8 @@ import {
 // beneficiary's activation on their first top-up, and the activation income to qualifying uplines,
 // together with the Idempotency-Key record. Any refusal rolls all of it back.
 
-export const PLAN_PURCHASE_KIND = 'plan_purchase';
-export const ACTIVATION_INCOME_KIND = 'activation_income';
+export const PLAN_PURCHASE_KIND: LedgerKind = 'plan_purchase';
+export const ACTIVATION_INCOME_KIND: LedgerKind = 'activation_income';
 
 export function toTopup(row: TopupRow): Topup {
   return {

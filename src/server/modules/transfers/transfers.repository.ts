@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import type { LedgerKind } from '../../../shared/ledger-kinds.ts';
 import type { Db } from '../../db/database.ts';
 import type { IdempotencyKeyTable, LedgerTransferTable } from '../../db/schema.ts';
 import type { TransferParty } from '../users/users.repository.ts';
@@ -7,7 +8,7 @@ import type { TransferParty } from '../users/users.repository.ts';
 // its status comes from the ledger: 'single' is completed, 'pending' waits for its post (completed)
 // or void (failed). Nothing here updates a ledger row.
 
-export const TRANSFER_KIND = 'transfer';
+export const TRANSFER_KIND: LedgerKind = 'transfer';
 
 function transferRows(db: Db) {
   return db

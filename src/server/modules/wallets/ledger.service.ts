@@ -1,3 +1,4 @@
+import type { LedgerKind } from '../../../shared/ledger-kinds.ts';
 import { formatBigCents } from '../../../shared/money.ts';
 import type { Reconciliation, Wallet } from '../../../shared/wallets.ts';
 import { WALLET_MESSAGES, WALLETS } from '../../../shared/wallets.ts';
@@ -72,7 +73,7 @@ export type Move = {
   debitAccountId: string;
   creditAccountId: string;
   amountCents: number;
-  kind: string;
+  kind: LedgerKind;
   reference?: string | null;
   description?: string | null;
   createdBy?: string | null;
@@ -145,7 +146,8 @@ export async function settlePending(
       debitAccountId: pending.debit_account_id,
       creditAccountId: pending.credit_account_id,
       amountCents: Number(pending.amount_cents),
-      kind: pending.kind,
+      // The hold was written from a Move, so its kind is one of LEDGER_KINDS.
+      kind: pending.kind as LedgerKind,
       reference: pending.reference,
       description: pending.description,
       createdBy,

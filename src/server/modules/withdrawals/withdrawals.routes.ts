@@ -132,11 +132,17 @@ export function registerWithdrawalsRoutes(app: FastifyInstance, { db }: { db: Db
   defineRoute(app, {
     method: 'GET',
     url: '/withdrawalrequest/list',
-    summary: 'Your withdrawal requests, or every member’s for an admin (pending first; ?status, ?kind)',
+    summary:
+      'Your withdrawal requests, or every member’s for an admin: pending first, oldest first (the queue), then the decided, newest first; ?status, ?kind, and for an admin ?user_id (one member; a member asking is a 403)',
     tags,
     access: 'signed-in',
     query: withdrawalListQuerySchema,
-    responses: { 200: withdrawalListSchema, 400: errorBodySchema, 401: errorBodySchema },
+    responses: {
+      200: withdrawalListSchema,
+      400: errorBodySchema,
+      401: errorBodySchema,
+      403: errorBodySchema,
+    },
     handler: async ({ query, user }) => withdrawalList(db, user, query),
   });
 

@@ -1,3 +1,4 @@
+import type { LedgerKind } from '../../../shared/ledger-kinds.ts';
 import { formatCents } from '../../../shared/money.ts';
 import { MONEY_NOTIFICATIONS, NOTIFICATION_LINKS } from '../../../shared/notifications.ts';
 import type { PayoutNetwork } from '../../../shared/payout-address.ts';
@@ -14,6 +15,7 @@ import {
   type Withdrawal,
   type WithdrawalDecision,
   type WithdrawalKind,
+  type WithdrawalListQuery,
   withdrawalFeeCents,
 } from '../../../shared/withdrawals.ts';
 import type { Db } from '../../db/database.ts';
@@ -62,9 +64,9 @@ import {
 // is one transaction too: the row leaves `pending` by a conditional update (the one that succeeds
 // settles the holds; any other finds nothing pending and is a 409), then the holds are posted or voided.
 
-export const WITHDRAWAL_KIND = 'withdrawal';
-export const WITHDRAWAL_FEE_KIND = 'withdrawal_fee';
-export const COMPOUND_KIND = 'compound';
+export const WITHDRAWAL_KIND: LedgerKind = 'withdrawal';
+export const WITHDRAWAL_FEE_KIND: LedgerKind = 'withdrawal_fee';
+export const COMPOUND_KIND: LedgerKind = 'compound';
 
 /** The member a decision was about and what to push to them once the transaction has committed. */
 export type WithdrawalOutcome = Outcome & { notice?: { memberId: string; title: string; body: string } };
@@ -573,13 +575,12 @@ export async function recordPayout(
 }
 
 /** GET /withdrawalrequest/list: a member's own; an admin's, everyone's (by status and kind). */
-export async function withdrawalList(
-  db: Db,
-  asker: SessionUser,
-  query: { status?: WithdrawalTable['status']; kind?: WithdrawalKind },
-) {
+export async function withdrawalList(db: Db, asker: SessionUser, query: WithdrawalListQuery) {
+  const admin = asker.user.role === 'admin';
+  // A member's list is always their own: asking for a member by id is an admin's filter.
+  if (query.user_id !== undefined && !admin) throw forbidden();
   const rows = await listWithdrawals(db, {
-    ...(asker.user.role === 'admin' ? {} : { userId: asker.user.id }),
+    ...(admin ? (query.user_id ? { userId: query.user_id } : {}) : { userId: asker.user.id }),
     ...(query.status ? { status: query.status } : {}),
     ...(query.kind ? { kinds: [query.kind] } : {}),
   });

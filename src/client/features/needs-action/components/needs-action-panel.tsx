@@ -17,7 +17,8 @@ type Row = {
 
 const linkProps = { className: 'needs-action-link' } as const;
 
-// Each filter is one the target route's validateSearch accepts (src/client/routes/admin/*.tsx).
+// Each filter is one the target route's validateSearch accepts (src/client/routes/admin/*.tsx). Both
+// withdrawal lines open the one queue at its pending requests, oldest first, every kind.
 const ROWS: Row[] = [
   {
     key: 'withdrawals',
@@ -32,7 +33,7 @@ const ROWS: Row[] = [
     key: 'roi_withdrawals',
     label: 'Withdrawals to decide (ROI, principal)',
     link: (c) => (
-      <Link to="/admin/roi-request" search={{ status: 'pending' }} {...linkProps}>
+      <Link to="/admin/withdrawals" search={{ status: 'pending' }} {...linkProps}>
         {c}
       </Link>
     ),
@@ -57,7 +58,7 @@ const ROWS: Row[] = [
   },
   {
     key: 'transfers_on_hold',
-    label: 'Transfers held for review',
+    label: 'Transfers to review',
     link: (c) => (
       <Link to="/admin/topup" search={{ tab: 'review', page: 1 }} {...linkProps}>
         {c}

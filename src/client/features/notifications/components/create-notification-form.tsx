@@ -90,16 +90,22 @@ export function CreateNotificationForm() {
             </option>
           ))}
         </SelectField>
-        <label className="row">
-          <input
-            type="checkbox"
-            name="users"
-            checked={fields.users}
-            onChange={(e) => setAllUsers(e.target.checked)}
-            disabled={busy}
-          />
-          {NOTIFICATION_MESSAGES.allUsers}
-        </label>
+        <div>
+          <label className="row">
+            <input
+              type="checkbox"
+              name="users"
+              checked={fields.users}
+              onChange={(e) => setAllUsers(e.target.checked)}
+              disabled={busy}
+              aria-describedby="all-users-reach"
+            />
+            {NOTIFICATION_MESSAGES.allUsers}
+          </label>
+          <p className="field-hint" id="all-users-reach">
+            {NOTIFICATION_MESSAGES.allUsersReach}
+          </p>
+        </div>
         {fields.users ? null : (
           <RecipientPicker chosen={chosen} onChange={setChosen} error={errors.recipients} />
         )}

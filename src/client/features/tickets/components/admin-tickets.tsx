@@ -40,7 +40,9 @@ const COLUMNS: DataColumn<AdminTicket>[] = [
     header: 'Member',
     cell: (ticket) => (
       <>
-        {ticket.member_name}
+        <Link to="/admin/check/profile/$id" params={{ id: ticket.user_id }}>
+          {ticket.member_name}
+        </Link>
         <br />
         <span className="muted">
           <BreakPoints text={ticket.member_email} />

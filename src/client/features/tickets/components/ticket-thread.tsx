@@ -1,4 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import {
   TICKET_MESSAGE_MAX,
@@ -106,7 +107,10 @@ function TicketFacts({ ticket, viewer }: { ticket: Ticket; viewer: Viewer }) {
           <div>
             <dt>Member</dt>
             <dd>
-              {ticket.member_name}
+              {/* Support reads the member's money, team and other tickets on their page. */}
+              <Link to="/admin/check/profile/$id" params={{ id: ticket.user_id }} data-testid="ticket-member">
+                {ticket.member_name}
+              </Link>
               <br />
               <span className="muted">{ticket.member_email}</span>
             </dd>

@@ -1,18 +1,17 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
+import { kindLabel } from '../../../../shared/ledger-kinds.ts';
 import { formatUsd, parseCents } from '../../../../shared/money.ts';
 import {
   type ADMIN_TRANSACTION_TABS,
   type AdminTransaction,
   type MatrixRow,
   TRANSACTION_STATUSES,
-  TRANSACTION_TYPE_LABELS,
   TRANSACTION_TYPES,
   type TransactionStatus,
   type TransactionType,
 } from '../../../../shared/transactions.ts';
 import { badgeColour } from '../../../../shared/transfers.ts';
-import { errorText } from '../../../lib/http.ts';
 import { LongWordBreaks } from '../../../ui/break-points.tsx';
 import { type DataColumn, DataTable } from '../../../ui/data-table.tsx';
 import { DateTime } from '../../../ui/date-time.tsx';
@@ -22,7 +21,6 @@ import {
   ADMIN_TRANSACTIONS_LIMIT,
   type AdminTransactionFilter,
   allTransactionsQuery,
-  decideTransaction,
   matrixQuery,
   transactionsExportUrl,
 } from '../api.ts';
@@ -42,13 +40,10 @@ export type AdminTxSearch = {
 
 const statusLabel = (status: string) => status.charAt(0).toUpperCase() + status.slice(1);
 
-function columns(
-  onDecide?: (t: AdminTransaction, status: 'completed' | 'failed') => void,
-): DataColumn<AdminTransaction>[] {
+const COLUMNS: DataColumn<AdminTransaction>[] = (() => {
   // A 1366 px laptop holds every column: the time may go under the date, long names and sources (a
   // 30-character username) wrap at their joints, and a description's hashes and links read start…end
   // with a Copy button for the whole value, never past the box.
-  // Transfers to review are all pending transfers, so that tab leaves out Type (and its status) for Decision.
   const all: DataColumn<AdminTransaction>[] = [
     { id: 'date', header: 'Date', cell: (t) => <DateTime iso={t.created_at} /> },
     {
@@ -66,7 +61,7 @@ function columns(
       // The status under the type: one column fewer, so a seven-figure amount still fits the laptop.
       cell: (t) => (
         <>
-          {TRANSACTION_TYPE_LABELS[t.transaction_type]}
+          {kindLabel(t.transaction_type)}
           <br />
           <span className={`badge ${badgeColour(t.status)}`} data-status={t.status}>
             {statusLabel(t.status)}
@@ -91,26 +86,8 @@ function columns(
       cell: (t) => (t.description ? <TransactionDescription text={t.description} /> : '—'),
     },
   ];
-  if (!onDecide) return all;
-  return [
-    ...all.filter((column) => column.id !== 'type'),
-    {
-      id: 'decide',
-      header: 'Decision',
-      cell: (t) =>
-        t.status === 'pending' && t.transaction_type === 'transfer' ? (
-          <span className="row">
-            <button type="button" className="button small" onClick={() => onDecide(t, 'completed')}>
-              Approve
-            </button>
-            <button type="button" className="button small danger" onClick={() => onDecide(t, 'failed')}>
-              Reject
-            </button>
-          </span>
-        ) : null,
-    },
-  ];
-}
+  return all;
+})();
 
 const MATRIX_COLUMNS: DataColumn<MatrixRow>[] = [
   {
@@ -124,7 +101,7 @@ const MATRIX_COLUMNS: DataColumn<MatrixRow>[] = [
   {
     id: 'type',
     header: 'Type',
-    cell: (m) => TRANSACTION_TYPE_LABELS[m.transaction_type],
+    cell: (m) => kindLabel(m.transaction_type),
     sortValue: (m) => m.transaction_type,
     csv: (m) => m.transaction_type,
   },
@@ -158,22 +135,19 @@ function filterOf(s: AdminTxSearch): AdminTransactionFilter {
 export function AdminTransactions({
   search,
   onSearch,
+  review,
 }: {
   search: AdminTxSearch;
   onSearch: (next: AdminTxSearch) => void;
+  /**
+   * The Transfers to review tab: the transfers feature's list (sender and recipient, each decision
+   * confirmed), given by the route; features never import each other.
+   */
+  review: ReactNode;
 }) {
   const filter = filterOf(search);
-  const query = useQuery(allTransactionsQuery(filter));
-  const queryClient = useQueryClient();
-  const [done, setDone] = useState('');
-  const decide = useMutation({
-    mutationFn: ({ t, status }: { t: AdminTransaction; status: 'completed' | 'failed' }) =>
-      decideTransaction(t.transaction_id, { status }),
-    onSuccess: (answer) => {
-      setDone(answer.message);
-      void queryClient.invalidateQueries({ queryKey: ['transactions'] });
-    },
-  });
+  // The review tab shows the transfers feature's list instead: nothing to ask here.
+  const query = useQuery({ ...allTransactionsQuery(filter), enabled: search.tab !== 'review' });
   const [member, setMember] = useState(search.user ?? '');
   // Back and forward change the address while the screen stays: the box follows it.
   useEffect(() => setMember(search.user ?? ''), [search.user]);
@@ -196,90 +170,82 @@ export function AdminTransactions({
           { key: 'review', label: 'Transfers to review' },
         ]}
       >
-        <section className="card">
-          {done ? (
-            <p className="notice" role="status">
-              {done}
-            </p>
-          ) : null}
-          {decide.error ? (
-            <p className="error" role="alert">
-              {errorText(decide.error)}
-            </p>
-          ) : null}
-          <DataTable
-            caption="Transactions"
-            columns={columns(
-              search.tab === 'review' ? (t, status) => decide.mutate({ t, status }) : undefined,
-            )}
-            rows={data?.transactions}
-            rowKey={(t) => t.transaction_id}
-            rowProps={(t) => ({ 'data-transaction-id': t.transaction_id })}
-            status={query}
-            empty="No transactions match."
-            noun={['transaction', 'transactions']}
-            testId="admin-transactions"
-            searchLabel="Search source, description or id"
-            pageSize={ADMIN_TRANSACTIONS_LIMIT}
-            server={{
-              page: search.page,
-              pages: Math.max(1, data?.totalPages ?? 1),
-              total: data?.total ?? 0,
-              onPage: (page) => onSearch({ ...search, page }),
-              search: search.search,
-              onSearch: (text) => set({ search: text.trim() || undefined }),
-              csvHref: transactionsExportUrl(filter),
-            }}
-            toolbar={
-              <form className="row" onSubmit={applyMember}>
-                {search.tab === 'all' ? (
-                  <SelectField
-                    label="Type"
-                    name="type"
-                    value={search.type ?? ''}
-                    onChange={(e) =>
-                      set({ type: (e.target.value || undefined) as TransactionType | undefined })
-                    }
-                  >
-                    <option value="">All types</option>
-                    {TRANSACTION_TYPES.map((t) => (
-                      <option key={t} value={t}>
-                        {TRANSACTION_TYPE_LABELS[t]}
-                      </option>
-                    ))}
-                  </SelectField>
-                ) : null}
-                {search.tab === 'review' ? null : (
-                  <SelectField
-                    label="Status"
-                    name="status"
-                    value={search.status ?? ''}
-                    onChange={(e) =>
-                      set({ status: (e.target.value || undefined) as TransactionStatus | undefined })
-                    }
-                  >
-                    <option value="">Any status</option>
-                    {TRANSACTION_STATUSES.map((s) => (
-                      <option key={s} value={s}>
-                        {statusLabel(s)}
-                      </option>
-                    ))}
-                  </SelectField>
-                )}
-                <FormField
-                  label="Member"
-                  name="user"
-                  value={member}
-                  placeholder="Id, e-mail or username"
-                  onChange={(e) => setMember(e.target.value)}
-                />
-                <button type="submit" className="button">
-                  Apply
-                </button>
-              </form>
-            }
-          />
-        </section>
+        {search.tab === 'review' ? (
+          review
+        ) : (
+          <section className="card">
+            <DataTable
+              caption="Transactions"
+              columns={COLUMNS}
+              rows={data?.transactions}
+              rowKey={(t) => t.transaction_id}
+              rowProps={(t) => ({ 'data-transaction-id': t.transaction_id })}
+              status={query}
+              empty="No transactions match."
+              noun={['transaction', 'transactions']}
+              testId="admin-transactions"
+              searchLabel="Search source, description or id"
+              pageSize={ADMIN_TRANSACTIONS_LIMIT}
+              server={{
+                page: search.page,
+                pages: Math.max(1, data?.totalPages ?? 1),
+                total: data?.total ?? 0,
+                onPage: (page) => onSearch({ ...search, page }),
+                search: search.search,
+                onSearch: (text) => set({ search: text.trim() || undefined }),
+                csvHref: transactionsExportUrl(filter),
+              }}
+              toolbar={
+                <form className="row" onSubmit={applyMember}>
+                  {search.tab === 'all' ? (
+                    <SelectField
+                      label="Type"
+                      name="type"
+                      value={search.type ?? ''}
+                      onChange={(e) =>
+                        set({ type: (e.target.value || undefined) as TransactionType | undefined })
+                      }
+                    >
+                      <option value="">All types</option>
+                      {TRANSACTION_TYPES.map((t) => (
+                        <option key={t} value={t}>
+                          {kindLabel(t)}
+                        </option>
+                      ))}
+                    </SelectField>
+                  ) : null}
+                  {
+                    <SelectField
+                      label="Status"
+                      name="status"
+                      value={search.status ?? ''}
+                      onChange={(e) =>
+                        set({ status: (e.target.value || undefined) as TransactionStatus | undefined })
+                      }
+                    >
+                      <option value="">Any status</option>
+                      {TRANSACTION_STATUSES.map((s) => (
+                        <option key={s} value={s}>
+                          {statusLabel(s)}
+                        </option>
+                      ))}
+                    </SelectField>
+                  }
+                  <FormField
+                    label="Member"
+                    name="user"
+                    value={member}
+                    placeholder="Id, e-mail or username"
+                    onChange={(e) => setMember(e.target.value)}
+                  />
+                  <button type="submit" className="button">
+                    Apply
+                  </button>
+                </form>
+              }
+            />
+          </section>
+        )}
       </Tabs>
       <MonthlyTotals />
     </div>

@@ -1,6 +1,7 @@
 import { Link } from '@tanstack/react-router';
+import { kindLabel } from '../../../../shared/ledger-kinds.ts';
 import { formatUsd } from '../../../../shared/money.ts';
-import { TRANSACTION_TYPE_LABELS, type Transaction } from '../../../../shared/transactions.ts';
+import type { Transaction } from '../../../../shared/transactions.ts';
 import { badgeColour } from '../../../../shared/transfers.ts';
 import { formatDateTime, formatTime, shortened } from '../../../lib/format.ts';
 import { LongWordBreaks } from '../../../ui/break-points.tsx';
@@ -68,7 +69,7 @@ export function TransactionDescription({ text }: { text: string }) {
  * from it), status, date and time, description and the transaction's id.
  */
 export function TransactionRow({ t }: { t: Transaction }) {
-  const type = TRANSACTION_TYPE_LABELS[t.transaction_type];
+  const type = kindLabel(t.transaction_type);
   return (
     <details className="tx-row">
       <summary>

@@ -5,7 +5,7 @@ import type { Transfer } from '../../../../shared/transfers.ts';
 import { WALLET_LABELS } from '../../../../shared/wallets.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { useOffline } from '../../../lib/offline.ts';
-import { BreakPoints } from '../../../ui/break-points.tsx';
+import { BreakPoints, LongWordBreaks } from '../../../ui/break-points.tsx';
 import { type DataColumn, DataTable } from '../../../ui/data-table.tsx';
 import { ErrorDialog } from '../../../ui/dialogs.tsx';
 import { FormField } from '../../../ui/form-field.tsx';
@@ -19,7 +19,7 @@ type Decision = { transfer: Transfer; status: 'completed' | 'failed' };
 function Party({ name, email, wallet }: { name: string; email: string; wallet: string }) {
   return (
     <>
-      {name} <span className="muted">{<BreakPoints text={email} />}</span>
+      <LongWordBreaks text={name} /> <span className="muted">{<BreakPoints text={email} />}</span>
       <br />
       <span className="muted">{wallet}</span>
     </>
@@ -54,7 +54,11 @@ function pendingColumns(decide: (decision: Decision) => void): DataColumn<Transf
       descFirst: true,
       cell: (t) => formatUsd(t.amount),
     },
-    { id: 'description', header: 'Description', cell: (t) => t.description || '—' },
+    {
+      id: 'description',
+      header: 'Description',
+      cell: (t) => (t.description ? <LongWordBreaks text={t.description} /> : '—'),
+    },
     {
       id: 'decision',
       header: 'Decision',
@@ -62,14 +66,14 @@ function pendingColumns(decide: (decision: Decision) => void): DataColumn<Transf
         <div className="row nowrap">
           <button
             type="button"
-            className="button primary"
+            className="button small primary"
             onClick={() => decide({ transfer: t, status: 'completed' })}
           >
             Approve
           </button>
           <button
             type="button"
-            className="button danger"
+            className="button small danger"
             onClick={() => decide({ transfer: t, status: 'failed' })}
           >
             Reject
@@ -80,7 +84,10 @@ function pendingColumns(decide: (decision: Decision) => void): DataColumn<Transf
   ];
 }
 
-/** Transfers at or above the review threshold wait here; an admin completes or rejects each, once. */
+/**
+ * Transfers to review: those at or above the review threshold wait here, each with its sender and
+ * recipient; an admin completes or rejects each, once (the dashboard and /admin/topup?tab=review).
+ */
 export function PendingTransfers() {
   const queryClient = useQueryClient();
   const query = useQuery(pendingTransfersQuery);
@@ -116,14 +123,14 @@ export function PendingTransfers() {
   const approving = decision?.status === 'completed';
   return (
     <section className="card" aria-labelledby="pending-transfers-title">
-      <h2 id="pending-transfers-title">Transfers waiting for review</h2>
+      <h2 id="pending-transfers-title">Transfers to review</h2>
       {done ? (
         <p className="notice" role="status">
           {done}
         </p>
       ) : null}
       <DataTable
-        caption="Pending transfers"
+        caption="Transfers to review"
         columns={columns}
         rows={data?.alltransfer}
         rowKey={(t) => t.id}

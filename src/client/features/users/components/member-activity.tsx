@@ -1,7 +1,9 @@
 import { useState } from 'react';
+import { kindLabel } from '../../../../shared/ledger-kinds.ts';
 import { formatUsd } from '../../../../shared/money.ts';
 import type { MemberLedgerEntry, MemberSessionInfo } from '../../../../shared/users.ts';
 import { errorText } from '../../../lib/http.ts';
+import { LongWordBreaks } from '../../../ui/break-points.tsx';
 import { type DataColumn, DataTable } from '../../../ui/data-table.tsx';
 import { DateTime } from '../../../ui/date-time.tsx';
 import { endMemberSessions } from '../api.ts';
@@ -15,12 +17,6 @@ const PHASES: Record<MemberLedgerEntry['phase'], string> = {
   void: 'Hold returned',
 };
 
-const KINDS: Record<string, string> = {
-  adjustment: 'Adjustment',
-  transfer: 'Transfer',
-  deposit: 'Deposit',
-};
-
 const LEDGER_COLUMNS: DataColumn<MemberLedgerEntry>[] = [
   {
     id: 'date',
@@ -29,7 +25,7 @@ const LEDGER_COLUMNS: DataColumn<MemberLedgerEntry>[] = [
     descFirst: true,
     cell: (t) => <DateTime iso={t.created_at} />,
   },
-  { id: 'kind', header: 'Kind', cell: (t) => KINDS[t.kind] ?? t.kind },
+  { id: 'kind', header: 'Kind', cell: (t) => kindLabel(t.kind) },
   {
     id: 'amount',
     header: 'Amount',
@@ -49,13 +45,18 @@ const LEDGER_COLUMNS: DataColumn<MemberLedgerEntry>[] = [
     header: 'From and to',
     cell: (t) => (
       <>
-        {t.from_account}
+        <LongWordBreaks text={t.from_account} />
         <br />
-        <span className="muted">to</span> {t.to_account}
+        <span className="muted">to</span> <LongWordBreaks text={t.to_account} />
       </>
     ),
   },
-  { id: 'description', header: 'Description', cell: (t) => t.description ?? '—' },
+  {
+    // A withdrawal's description holds its whole payout address: it wraps at its joints, never past the box.
+    id: 'description',
+    header: 'Description',
+    cell: (t) => (t.description ? <LongWordBreaks text={t.description} /> : '—'),
+  },
   { id: 'state', header: 'State', cell: (t) => PHASES[t.phase] },
 ];
 

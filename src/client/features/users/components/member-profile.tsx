@@ -15,6 +15,7 @@ import { DeleteMemberDialog } from './delete-member-dialog.tsx';
 import { MemberLedger, MemberSessions } from './member-activity.tsx';
 import { ActiveBadge, StatusBadge } from './member-badges.tsx';
 import { MemberEditForm } from './member-edit-form.tsx';
+import { MemberRecords, type MemberRecordTab } from './member-records.tsx';
 
 /**
  * /admin/check/profile/{id}: one member for support staff (spec 2 "Admin user detail"). `adjustment`
@@ -23,9 +24,14 @@ import { MemberEditForm } from './member-edit-form.tsx';
 export function MemberProfile({
   id,
   adjustment,
+  tab,
+  onTab,
 }: {
   id: string;
   adjustment?: (member: MemberWithBalance) => ReactNode;
+  /** The records tab shown (investments, withdrawals, deposits, team, tickets), kept in the address. */
+  tab: MemberRecordTab;
+  onTab: (tab: MemberRecordTab) => void;
 }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
@@ -106,6 +112,7 @@ export function MemberProfile({
           </p>
         </section>
       </div>
+      <MemberRecords memberId={user.id} tab={tab} onTab={onTab} />
       {adjustment?.(user)}
       <MemberEditForm
         key={user.updated_at}

@@ -1,9 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { formatUsd } from '../../../../shared/money.ts';
 import { NETWORK_LABELS } from '../../../../shared/profile.ts';
 import {
+  WITHDRAWAL_KINDS,
   WITHDRAWAL_STATUSES,
   WITHDRAWAL_TEXT,
   type Withdrawal,
@@ -15,7 +16,7 @@ import { BreakPoints } from '../../../ui/break-points.tsx';
 import { type DataColumn, DataTable } from '../../../ui/data-table.tsx';
 import { SelectField } from '../../../ui/form-field.tsx';
 import { withdrawalListQuery } from '../api.ts';
-import { accountAge, pendingFirst } from '../figures.ts';
+import { accountAge } from '../figures.ts';
 import '../withdrawals.css';
 import { WithdrawalStatusBadge } from './status-badge.tsx';
 import { WithdrawalReview } from './withdrawal-review.tsx';
@@ -32,15 +33,10 @@ function columns(nowMs: number): DataColumn<Withdrawal>[] {
     {
       id: 'member',
       header: 'Member',
-      // The member's name opens the request; the link covers the whole row (ui/data-table.tsx).
+      // The name opens the member's page; the row opens the request (its Review link covers the row).
       cell: (w) => (
         <>
-          <Link
-            to="."
-            search={(prev) => ({ ...prev, open: w.id })}
-            className="row-link"
-            aria-label={`${WITHDRAWAL_TEXT.review} ${w.fullname}, ${formatUsd(w.amount)}`}
-          >
+          <Link to="/admin/check/profile/$id" params={{ id: w.user_id }}>
             {w.fullname}
           </Link>
           <br />
@@ -133,32 +129,36 @@ function columns(nowMs: number): DataColumn<Withdrawal>[] {
       sortValue: (w) => w.status,
       csv: (w) => w.status,
     },
+    {
+      id: 'review',
+      header: 'Action',
+      cell: (w) => (
+        <Link
+          to="."
+          search={(prev) => ({ ...prev, open: w.id })}
+          className="button small row-link"
+          aria-label={`${WITHDRAWAL_TEXT.review} ${w.fullname}, ${WITHDRAWAL_TEXT.kindNames[w.kind]}, ${formatUsd(w.amount)}`}
+        >
+          {WITHDRAWAL_TEXT.review}
+        </Link>
+      ),
+    },
   ];
 }
 
 /**
- * The admins' queue of one family of requests (income and compound on /admin/withdrawals, ROI and
- * principal on /admin/roi-request): pending first, filtered by status and kind, a row opening the
+ * The admins' one queue of withdrawal requests, every kind: in the server's order (pending first, the
+ * oldest at the top, then the decided ones, newest first), filtered by status and kind; Review opens a
  * request with the member's money beside it and the decision.
  */
 export function AdminWithdrawals({
-  kinds,
   filter,
   onFilter,
-  csvName,
 }: {
-  kinds: readonly WithdrawalKind[];
   filter: AdminFilter;
   onFilter: (next: AdminFilter) => void;
-  csvName: string;
 }) {
-  // One list for the screen's kinds: the chosen kind, else every kind, kept to this screen's.
-  const kind = filter.kind && kinds.includes(filter.kind) ? filter.kind : undefined;
-  const query = useQuery(withdrawalListQuery({ status: filter.status, kind }));
-  const rows = useMemo(
-    () => (query.data ? pendingFirst(query.data.filter((w) => kinds.includes(w.kind))) : undefined),
-    [query.data, kinds],
-  );
+  const query = useQuery(withdrawalListQuery({ status: filter.status, kind: filter.kind }));
   const [tableColumns] = useState(() => columns(Date.now()));
 
   return (
@@ -169,7 +169,7 @@ export function AdminWithdrawals({
       <DataTable
         caption="Withdrawal requests"
         columns={tableColumns}
-        rows={rows}
+        rows={query.data}
         rowKey={(w) => w.id}
         rowProps={(w) => ({
           'data-withdrawal-id': w.id,
@@ -182,7 +182,7 @@ export function AdminWithdrawals({
         noun={['request', 'requests']}
         testId="admin-withdrawals"
         searchLabel="Search member, address or hash"
-        csvName={csvName}
+        csvName="withdrawals"
         toolbar={
           <>
             <SelectField
@@ -207,7 +207,7 @@ export function AdminWithdrawals({
             <SelectField
               label="Kind"
               name="kind"
-              value={kind ?? ''}
+              value={filter.kind ?? ''}
               onChange={(e) =>
                 onFilter({
                   ...filter,
@@ -217,7 +217,7 @@ export function AdminWithdrawals({
               }
             >
               <option value="">All kinds</option>
-              {kinds.map((k) => (
+              {WITHDRAWAL_KINDS.map((k) => (
                 <option key={k} value={k}>
                   {WITHDRAWAL_TEXT.kindNames[k]}
                 </option>

@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
 import * as v from 'valibot';
+import { kindLabel } from '../../../../shared/ledger-kinds.ts';
 import { formatUsd } from '../../../../shared/money.ts';
 import { NETWORK_LABELS } from '../../../../shared/profile.ts';
 import {
@@ -64,7 +65,7 @@ function MoneyList({
           {items.map((item, index) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: a fixed list of one answer, never reordered
             <li key={index}>
-              {formatUsd(item.amount)} <span className="muted">{item.kind.replaceAll('_', ' ')}</span>{' '}
+              {formatUsd(item.amount)} <span className="muted">{kindLabel(item.kind)}</span>{' '}
               <span className="muted">{formatDateTime(item.created_at)}</span>
             </li>
           ))}
