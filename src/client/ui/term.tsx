@@ -13,9 +13,8 @@ export function Term({ id, children }: { id: GlossaryId; children?: ReactNode })
   return (
     <span className="term">
       {children ?? term}
-      <button type="button" className="term-help" popoverTarget={popoverId} aria-label={`What is ${term}?`}>
-        ?
-      </button>
+      {/* Its "?" is drawn by CSS: the text around the term reads as it did, here and in a copy. */}
+      <button type="button" className="term-help" popoverTarget={popoverId} aria-label={`What is ${term}?`} />
       {createPortal(
         <div id={popoverId} popover="auto" className="term-definition card" role="note" aria-label={term}>
           <strong>{term}</strong>
