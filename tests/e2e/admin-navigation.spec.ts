@@ -90,10 +90,26 @@ test('the side navigation is grouped under Money, Members, Content and System, a
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     // Only this entry is marked current: Top-ups and Transfers to review share a screen, not a mark.
     await expect(nav(page).locator('[aria-current="page"]')).toHaveText([entry]);
-    const sideways = await page.evaluate(
-      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-    );
-    expect(sideways, `${entry} scrolls sideways`).toBeLessThanOrEqual(0);
+    // Too wide names its culprits: the elements sticking out past the right edge, or holding text that does.
+    const { sideways, culprits } = await page.evaluate(() => {
+      const width = document.documentElement.clientWidth;
+      const out = [...document.querySelectorAll('body *')]
+        .filter(
+          (el) =>
+            el.getBoundingClientRect().right > width + 0.5 ||
+            // Text sticking out of a box that lets it show (a text node has no box of its own).
+            (el.scrollWidth > el.clientWidth + 0.5 &&
+              el.clientWidth > 0 &&
+              getComputedStyle(el).overflowX === 'visible'),
+        )
+        .slice(0, 5)
+        .map(
+          (el) =>
+            `${el.tagName.toLowerCase()}.${String(el.className).split(' ')[0]} "${(el.textContent ?? '').slice(0, 30)}"`,
+        );
+      return { sideways: document.documentElement.scrollWidth - width, culprits: out };
+    });
+    expect(sideways, `${entry} scrolls sideways: ${culprits.join(', ')}`).toBeLessThanOrEqual(0);
   }
 
   // The Transfers to review entry opens the tab that lists them (admin-transfers.spec.ts decides one there).

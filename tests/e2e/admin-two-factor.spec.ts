@@ -111,7 +111,7 @@ test('an admin turns on their own two-factor sign-in, then requires it of every 
       await expect(ownCard(look).getByRole('button', { name: TWO_FACTOR_TEXT.start })).toBeVisible();
       await look.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Members' }).click();
       await expect(look.getByText(TWO_FACTOR_TEXT.adminRequiredNotice)).toBeVisible();
-      await expect(look.getByRole('heading', { name: 'Members' })).toHaveCount(0);
+      await expect(look.getByRole('heading', { level: 1, name: 'Members' })).toHaveCount(0);
     });
 
     await test.step('signing in again asks this admin for the code', async () => {
@@ -175,7 +175,7 @@ test('by default a new admin sets up two-factor sign-in at first sign-in, before
       await expect(page.getByText(TWO_FACTOR_TEXT.adminRequiredNotice)).toBeVisible();
       await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Members' }).click();
       await expect(page.getByText(TWO_FACTOR_TEXT.adminRequiredNotice)).toBeVisible();
-      await expect(page.getByRole('heading', { name: 'Members' })).toHaveCount(0);
+      await expect(page.getByRole('heading', { level: 1, name: 'Members' })).toHaveCount(0);
     });
 
     await test.step('with two-factor sign-in set up, the admin reaches the members', async () => {
