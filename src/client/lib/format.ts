@@ -1,4 +1,4 @@
-// Spec 9: dates en-US with hour and minute, everywhere. Money, USDT and percents: shared/money.ts.
+// The specification's date format: en-US with hour and minute, everywhere. Money, USDT and percents: shared/money.ts.
 
 const dateTime = new Intl.DateTimeFormat('en-US', {
   year: 'numeric',

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { COPIED_LABEL_MS } from '../../shared/constants.ts';
 
 /**
- * Copies a value to the clipboard and says so on the button for 2 s (spec 9's copied label). Without
+ * Copies a value to the clipboard and says so on the button for 2 s (the specification's "Copied!" label time). Without
  * clipboard access (an old browser, a refused permission) `failed` is set, so the screen can say how to
  * copy by hand. `onCopied` runs after a copy (the payment page's alert).
  */

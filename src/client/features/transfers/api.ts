@@ -50,8 +50,8 @@ export const transferFailure = (error: unknown) => ({
 });
 
 /**
- * Why the history did not load. A non-OK answer: words saying what to do (errorText), then spec 8's
- * raise, "HTTP error! status: {code}", as the detail. No answer at all: spec 8's fallback for transfer
+ * Why the history did not load. A non-OK answer: words saying what to do (errorText), then the
+ * specification's raise for the history view, "HTTP error! status: {code}", as the detail. No answer at all: the specification's fallback for transfer
  * calls, "Something went wrong", then whether the device is offline or the server did not answer.
  */
 export const loadErrorText = (error: unknown): { words: string; detail: string } =>
