@@ -15,6 +15,7 @@ import {
 import { formatDateTime } from '../../../lib/format.ts';
 import { useSchemaForm } from '../../../lib/use-schema-form.ts';
 import { BreakPoints } from '../../../ui/break-points.tsx';
+import { DateTime } from '../../../ui/date-time.tsx';
 import { type DataColumn, DataTable } from '../../../ui/data-table.tsx';
 import { FormField, SelectField } from '../../../ui/form-field.tsx';
 import { MessageBanner } from '../../../ui/message-banner.tsx';
@@ -298,7 +299,7 @@ function codeColumns(onOpen: (id: string) => void): DataColumn<ActivationCode>[]
           '—'
         ),
     },
-    { id: 'used_at', header: 'Used at', cell: (c) => formatDateTime(c.used_at), className: 'nowrap' },
+    { id: 'used_at', header: 'Used at', cell: (c) => <DateTime iso={c.used_at} /> },
   ];
 }
 
