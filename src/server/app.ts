@@ -244,7 +244,7 @@ export async function buildApp(config: Config): Promise<App> {
       registerReportsRoutes(api, { db });
       registerWalletsRoutes(api, { db });
       registerTransfersRoutes(api, { db });
-      registerLiveEvents(api, { db, config, onClientCount: metrics.onLiveClientCount });
+      registerLiveEvents(api, { db, groupCommit, config, onClientCount: metrics.onLiveClientCount });
       await registerUploadsRoutes(api, { db, dataDir: config.dataDir });
       registerNotificationsRoutes(api, { db, dataDir: config.dataDir });
       registerTicketsRoutes(api, { db, dataDir: config.dataDir });

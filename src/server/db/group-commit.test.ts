@@ -151,6 +151,38 @@ describe.each(['full', 'wal-flush'] as const)('group commit on SQLite (%s)', (mo
     expect(seen.committedThen).toEqual([7]);
   });
 
+  it('runs after-commit work of committed transactions only, once each: never for a rollback, a rolled-back savepoint or a failed batch', async () => {
+    const ran: string[] = [];
+    const inserting = (id: number, owner: string | null, fail = false) =>
+      db.transaction().execute(async (trx) => {
+        await trx.insertInto('rows').values({ id, owner }).execute();
+        dialect.driver.afterCommit(() => ran.push(`after ${id}`));
+        if (fail) throw new Error('rolled back on purpose');
+      });
+    const results = await Promise.allSettled([
+      inserting(1, 'ann'),
+      inserting(2, 'ann', true),
+      inserting(3, 'ann'),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(ran.sort()).toEqual(['after 1', 'after 3']);
+    // A savepoint rolled back drops what was asked after it; what came before it stays.
+    const trx = await db.startTransaction().execute();
+    dialect.driver.afterCommit(() => ran.push('before the savepoint'));
+    const inner = await trx.savepoint('inner').execute();
+    dialect.driver.afterCommit(() => ran.push('inside the savepoint'));
+    await inner.rollbackToSavepoint('inner').execute();
+    await trx.commit().execute();
+    expect(ran).toEqual(['after 1', 'after 3', 'before the savepoint']);
+    // A batch whose COMMIT fails (a deferred foreign key): none of its work runs.
+    const failed = await Promise.allSettled([inserting(4, 'ann'), inserting(5, 'nobody')]);
+    expect(failed.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect(ran).toEqual(['after 1', 'after 3', 'before the savepoint']);
+    expect(() => dialect.driver.afterCommit(() => undefined)).toThrow(
+      'afterCommit needs an open transaction',
+    );
+  });
+
   it('commits on its own a write made with no batch open (autocommit)', async () => {
     await db.insertInto('rows').values({ id: 9, owner: 'ann' }).execute();
     expect(committed()).toEqual([9]);
@@ -218,6 +250,21 @@ describe('the WAL flushed off the event loop', () => {
     release();
     await write;
     expect(committed()).toEqual([9]);
+  });
+
+  it('runs after-commit work only once the COMMIT is on disk', async () => {
+    open('wal-flush', heldFsync);
+    const ran: number[] = [];
+    const write = db.transaction().execute(async (trx) => {
+      await trx.insertInto('rows').values({ id: 1, owner: 'ann' }).execute();
+      dialect.driver.afterCommit(() => ran.push(1));
+    });
+    await settled(write);
+    expect(committed()).toEqual([1]);
+    expect(ran).toEqual([]);
+    release();
+    await write;
+    expect(ran).toEqual([1]);
   });
 
   it('fails the batch whose flush failed, and every call after it: the disk can no longer be trusted', async () => {

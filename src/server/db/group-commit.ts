@@ -41,6 +41,11 @@ import type SQLite from './sqlite.ts';
 // server makes on a thread of its own (checkpointer.ts).
 // If a flush fails, what the disk holds is unknown: that batch fails, and so does every later call
 // (PostgreSQL stops on a failed fsync for the same reason); a restart recovers from the WAL.
+//
+// After commit (`afterCommit`): work a transaction wants done only once it is durable (the live
+// channel's announcements) waits on its commit here, in memory: run when its batch is on disk, dropped
+// when it rolls back (to a savepoint taken before it, too) or its batch fails. SQLite has one process
+// and one connection, so nothing outside this driver needs telling.
 
 type Waiter = { resolve: () => void; reject: (error: unknown) => void };
 
@@ -94,6 +99,10 @@ class Connection implements DatabaseConnection {
   handedOver = false;
   /** The batch its transaction runs in; once that is no longer the open batch, the transaction is dead. */
   batch: Waiter[] | undefined;
+  /** What its transaction runs once committed and durable (afterCommit). */
+  afterCommit: (() => void)[] = [];
+  /** How many of those there were when each open savepoint was taken: a rollback to it drops the rest. */
+  readonly savepoints = new Map<string, number>();
 
   constructor(readonly driver: GroupCommitDriver) {}
 
@@ -136,6 +145,8 @@ export class GroupCommitDriver implements Driver {
   #lost: unknown;
   /** The open outer transaction: who waits for its COMMIT. */
   #batch: Waiter[] | undefined;
+  /** Who holds the connection now (between its acquire and its release or hand-over). */
+  #holder: Connection | undefined;
   /** Why each failed batch failed, told to its transactions that try to go on. */
   readonly #failures = new WeakMap<Waiter[], unknown>();
   #flushScheduled = false;
@@ -165,7 +176,20 @@ export class GroupCommitDriver implements Driver {
       this.#mutex.unlock();
       throw this.#lost;
     }
-    return new Connection(this);
+    this.#holder = new Connection(this);
+    return this.#holder;
+  }
+
+  /**
+   * Runs `work` once the transaction that holds the connection has committed and its batch is on disk;
+   * never if that transaction rolls back or its batch fails. Call it from inside the transaction (a
+   * Kysely transaction holds the connection from its BEGIN to its end, so the holder is the caller's).
+   * A failure of `work` is the caller's to report: it cannot undo a commit.
+   */
+  afterCommit(work: () => void): void {
+    const holder = this.#holder;
+    if (!holder?.inTransaction) throw new Error('afterCommit needs an open transaction');
+    holder.afterCommit.push(work);
   }
 
   async beginTransaction(connection: DatabaseConnection): Promise<void> {
@@ -184,7 +208,10 @@ export class GroupCommitDriver implements Driver {
     this.#refuseIfDead(own);
     this.#run('release group_work');
     own.inTransaction = false;
+    const committed = own.afterCommit;
+    own.afterCommit = [];
     await this.#handOver(own);
+    for (const work of committed) work();
   }
 
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
@@ -192,6 +219,7 @@ export class GroupCommitDriver implements Driver {
     // After a handed-over commit failed with its batch, nothing of this transaction is left to undo.
     if (!own.inTransaction) return;
     own.inTransaction = false;
+    own.afterCommit = [];
     // Its batch failed under it: nothing of it is left to undo, and the open batch is someone else's.
     if (own.batch !== this.#batch) return;
     if (this.#db.inTransaction) {
@@ -204,19 +232,25 @@ export class GroupCommitDriver implements Driver {
 
   async savepoint(connection: DatabaseConnection, name: string): Promise<void> {
     this.#nested(connection, `savepoint ${quoted(name)}`);
+    const own = connection as Connection;
+    own.savepoints.set(name, own.afterCommit.length);
   }
 
   async rollbackToSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
     this.#nested(connection, `rollback to ${quoted(name)}`);
+    const own = connection as Connection;
+    own.afterCommit.length = own.savepoints.get(name) ?? own.afterCommit.length;
   }
 
   async releaseSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
     this.#nested(connection, `release ${quoted(name)}`);
+    (connection as Connection).savepoints.delete(name);
   }
 
   async releaseConnection(connection: DatabaseConnection): Promise<void> {
     if ((connection as Connection).handedOver) return;
     if (this.#batch) this.#scheduleFlush();
+    this.#holder = undefined;
     this.#mutex.unlock();
   }
 
@@ -352,6 +386,7 @@ export class GroupCommitDriver implements Driver {
       batch.push({ resolve, reject });
     });
     this.#scheduleFlush();
+    this.#holder = undefined;
     this.#mutex.unlock();
     return durable;
   }

@@ -34,6 +34,7 @@ import * as chainCredits from './migrations/0031-chain-credits.ts';
 import * as incomeRunPercents from './migrations/0032-income-run-percents.ts';
 import * as principalRules from './migrations/0033-principal-rules.ts';
 import * as sessionIdle from './migrations/0034-session-idle.ts';
+import * as liveMarksGone from './migrations/0035-live-marks-gone.ts';
 
 // Migrations are listed here, in order, rather than read from disk, so they run the same from any working directory.
 const migrations: Record<string, Migration> = {
@@ -71,6 +72,7 @@ const migrations: Record<string, Migration> = {
   '0032-income-run-percents': incomeRunPercents,
   '0033-principal-rules': principalRules,
   '0034-session-idle': sessionIdle,
+  '0035-live-marks-gone': liveMarksGone,
 };
 
 /**

@@ -36,6 +36,48 @@ export type UserTable = {
   self_trade_updated_at: string | null;
 };
 
+/**
+ * Every column of users, by name: the session's look-up, on every signed-in call, lists them instead of
+ * `users.*`, so PostgreSQL prepares it once per connection (a `*` is sent unprepared, database.ts).
+ */
+export const USER_COLUMNS = [
+  'id',
+  'username',
+  'email',
+  'password_hash',
+  'role',
+  'status',
+  'is_active',
+  'roi_status',
+  'level_status',
+  'address',
+  'business_cents',
+  'business_balance_cents',
+  'fullname',
+  'phone',
+  'reffer_by',
+  'sponsor_id',
+  'refferal_code',
+  'last_login',
+  'created_at',
+  'verify_at',
+  'updated_at',
+  'activation_date',
+  'paid_member',
+  'level_month',
+  'roi_day',
+  'total_team',
+  'bep20',
+  'trc20',
+  'self_trade_pair',
+  'self_trade_updated_at',
+] as const satisfies readonly (keyof UserTable)[];
+
+/** Does not compile while UserTable has a column USER_COLUMNS lacks. */
+export const USER_COLUMNS_COMPLETE: [Exclude<keyof UserTable, (typeof USER_COLUMNS)[number]>] extends [never]
+  ? true
+  : never = true;
+
 export type SessionTable = {
   /** sha256 of the cookie's token: a stolen database does not yield live cookies. */
   id: string;
@@ -216,11 +258,6 @@ export type UploadTable = {
   size_bytes: number;
   width: number;
   height: number;
-  created_at: string;
-};
-
-export type LiveEventMarkTable = {
-  id: string;
   created_at: string;
 };
 
@@ -689,7 +726,6 @@ export type Database = {
   notifications: NotificationTable;
   notification_recipients: NotificationRecipientTable;
   uploads: UploadTable;
-  live_event_marks: LiveEventMarkTable;
   tickets: TicketTable;
   ticket_responses: TicketResponseTable;
   push_subscriptions: PushSubscriptionTable;

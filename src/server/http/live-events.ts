@@ -9,7 +9,7 @@ import {
 } from '../../shared/live-events.ts';
 import type { Config } from '../config.ts';
 import { type Db, isPostgres } from '../db/database.ts';
-import { newId } from '../db/ids.ts';
+import type { GroupCommitDriver } from '../db/group-commit.ts';
 import { resolveSession } from '../modules/auth/auth.service.ts';
 import { defineRoute } from './route.ts';
 
@@ -18,9 +18,10 @@ import { defineRoute } from './route.ts';
 // An event is announced only once its transaction has committed, never for one rolled back:
 // - PostgreSQL: pg_notify inside the transaction (PostgreSQL delivers it on commit only) reaches every
 //   server instance LISTENing on the same database, this one included, and each fans out locally.
-// - SQLite (one process): a mark row is written inside the transaction; a query on the root handle
-//   waits for the single connection, i.e. for the transaction to end, and deletes the mark. Only a
-//   committed mark can be deleted, so only a committed event is announced.
+// - SQLite (one process, one connection): the group commit runs the announcement once the transaction
+//   is committed and on disk, and drops it when the transaction rolls back (group-commit.ts,
+//   afterCommit). Published outside a transaction, the caller's writes are already durable (each
+//   statement of its own is answered only then): announced at once.
 // An event carries only a topic (e.g. "notifications"); clients refetch what they show, so nothing a
 // member may not read travels on the channel.
 
@@ -32,8 +33,8 @@ type Subscriber = { userId: string; role: 'user' | 'admin'; send: (message: Live
 type LiveBus = {
   dialect: 'sqlite' | 'postgres';
   channel: string;
-  /** Schedules the local announcement of a SQLite event once the transaction holding `markId` ends. */
-  afterCommit: (markId: string, event: LiveEvent) => void;
+  /** SQLite: announces `event` locally once the transaction holding the connection commits, or at once outside one. */
+  afterCommit: (event: LiveEvent, inTransaction: boolean) => void;
 };
 
 /** Streams per member: more tabs than this and the oldest stream is closed (it reconnects if still open). */
@@ -53,13 +54,7 @@ export async function publishLive(trx: Db, event: LiveEvent): Promise<void> {
     for (const call of notifyCalls(bus, event)) await sql`select ${call}`.execute(trx);
     return;
   }
-  // sql templates here and in afterCommit: every transfer to another member runs both (see
-  // notifications.repository.ts).
-  const markId = newId();
-  await sql`insert into live_event_marks (id, created_at) values (${markId}, ${new Date().toISOString()})`.execute(
-    trx,
-  );
-  bus.afterCommit(markId, event);
+  bus.afterCommit(event, trx.isTransaction);
 }
 
 /**
@@ -103,12 +98,14 @@ export function registerLiveEvents(
   api: FastifyInstance,
   deps: {
     db: Db;
+    /** SQLite's driver, which runs an announcement once its transaction is durable. */
+    groupCommit?: Pick<GroupCommitDriver, 'afterCommit'>;
     config: Pick<Config, 'databaseUrl' | 'databaseSchema' | 'liveHeartbeatMs'>;
     /** Told how many streams are open after each one opens or closes (the metrics). */
     onClientCount?: (count: number) => void;
   },
 ): void {
-  const { db, config, onClientCount } = deps;
+  const { db, groupCommit, config, onClientCount } = deps;
   const subscribers = new Set<Subscriber>();
   /** Ends a stream; `reconnect`: with the message and retry time that send the browser elsewhere. */
   const streamClosers = new Map<Subscriber, (reconnect?: boolean) => void>();
@@ -129,16 +126,20 @@ export function registerLiveEvents(
 
   const dialect = db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
   const channel = channelFor(config.databaseSchema);
+  const announce = (event: LiveEvent) => {
+    try {
+      deliver(event);
+    } catch (error) {
+      api.log.warn({ err: error }, 'live event not announced');
+    }
+  };
   buses.set(db.getExecutor().adapter, {
     dialect,
     channel,
-    afterCommit: (markId, event) => {
-      sql`delete from live_event_marks where id = ${markId}`
-        .execute(db)
-        .then((result) => {
-          if (Number(result.numAffectedRows) > 0) deliver(event);
-        })
-        .catch((error) => api.log.warn({ err: error }, 'live event not announced'));
+    afterCommit: (event, inTransaction) => {
+      if (!inTransaction) announce(event);
+      else if (groupCommit) groupCommit.afterCommit(() => announce(event));
+      else throw new Error('live events on SQLite need the group commit');
     },
   });
 
