@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import type { SessionTable, UserTable } from '../../db/schema.ts';
+import { type SessionTable, USER_COLUMNS, type UserTable } from '../../db/schema.ts';
 
 export async function insertSession(db: Db, session: SessionTable): Promise<void> {
   await db.insertInto('sessions').values(session).execute();
@@ -13,6 +13,9 @@ export type FoundSession = {
   idleSeconds: number;
   user: UserTable;
 };
+
+/** The owner's columns, named (schema.ts USER_COLUMNS). */
+const SESSION_USER_COLUMNS = sql.raw(USER_COLUMNS.map((column) => `users.${column}`).join(', '));
 
 /** The unexpired session and its owner. Every signed-in call runs it: a sql template (see ledger.repository.ts). */
 export async function findUnexpiredSession(
@@ -28,7 +31,7 @@ export async function findUnexpiredSession(
       session_idle_seconds: number;
     }
   >`
-    select users.*, sessions.id as session_id, sessions.expires_at as session_expires_at,
+    select ${SESSION_USER_COLUMNS}, sessions.id as session_id, sessions.expires_at as session_expires_at,
       sessions.last_seen_at as session_last_seen_at, sessions.idle_seconds as session_idle_seconds
     from sessions inner join users on users.id = sessions.user_id
     where sessions.id = ${id} and sessions.expires_at > ${nowIso}`.execute(db);

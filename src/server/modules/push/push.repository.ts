@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { PushSubscriptionTable } from '../../db/schema.ts';
 
@@ -63,16 +64,14 @@ export async function deleteSubscriptionById(db: Db, id: string): Promise<void> 
 
 const columns = ['push_subscriptions.id', 'user_id', 'endpoint', 'p256dh', 'auth'] as const;
 
+/** Run after every transfer to another member (its push): a sql template, as the ledger's statements are. */
 export async function subscriptionsOfMembers(db: Db, memberIds: string[]): Promise<StoredSubscription[]> {
   const rows: StoredSubscription[] = [];
   for (let i = 0; i < memberIds.length; i += 500) {
-    rows.push(
-      ...(await db
-        .selectFrom('push_subscriptions')
-        .select(columns)
-        .where('user_id', 'in', memberIds.slice(i, i + 500))
-        .execute()),
-    );
+    const ids = sql.join(memberIds.slice(i, i + 500));
+    const found = await sql<StoredSubscription>`select id, user_id, endpoint, p256dh, auth
+      from push_subscriptions where user_id in (${ids})`.execute(db);
+    rows.push(...found.rows);
   }
   return rows;
 }

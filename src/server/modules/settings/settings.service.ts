@@ -19,9 +19,11 @@ import { isTwoFactorOn } from '../two-factor/two-factor.repository.ts';
 import { readSettingRows, writeSetting } from './settings.repository.ts';
 
 // The settings admins change (API.md "Settings", shared/settings.ts), one row per changed name; a name
-// without a row has its default. Nothing is cached: every server process reads the table, so a change
-// takes effect on all of them at once, and the money code reads it inside the transaction that moves
-// the money (readRules(trx)), so a change applies to a whole operation or not at all.
+// without a row has its default. The rows are never cached: every server process reads the table, so a
+// change takes effect on all of them at once, and the money code reads it inside the transaction that
+// moves the money (readRules(trx)), so a change applies to a whole operation or not at all. Only the
+// checking of rows already seen is remembered (the last rows read and the rules they make), so a
+// transfer pays for one small read and not for checking every stored value again.
 
 export async function readSettings(db: Db): Promise<Settings> {
   return settingsOf(await readSettingRows(db));
@@ -47,9 +49,17 @@ export async function readRules(db: Db): Promise<SettingRules> {
   return rulesOf(await readSettingRows(db));
 }
 
+/** The rows last turned into rules, as one text, and those rules. */
+let lastRules: { key: string; rules: SettingRules } | undefined;
+
 /** readRules from rows a statement of the caller read in its transaction, with more. */
 export function rulesOf(rows: { name: string; value: string }[]): SettingRules {
-  return settingRules(settingsOf(rows));
+  let key = '';
+  for (const row of rows) key += `${row.name}\u0000${row.value}\u0000`;
+  if (lastRules?.key === key) return lastRules.rules;
+  const rules = Object.freeze(settingRules(settingsOf(rows)));
+  lastRules = { key, rules };
+  return rules;
 }
 
 /**
