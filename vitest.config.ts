@@ -30,6 +30,7 @@ export const PINNED_TO_POSTGRES = [
   'tests/api/migrations-own-schema.test.ts',
   'tests/api/rewards-processes.test.ts',
   'tests/api/salary-processes.test.ts',
+  'tests/api/transfer-cost.test.ts',
 ];
 
 /**

@@ -2,17 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { type ApiClient, fundedMember, signedInAdminClient } from '../helpers/client.ts';
 import { postgresReachable, TEST_DATABASE_URL } from '../helpers/postgres.ts';
-import { ADMIN } from '../helpers/server.ts';
 import {
   AMOUNT,
   benchStorage,
   CONNECTIONS,
-  checkLedger,
   cleanUp,
   DURATION_S,
-  freshDatabase,
   load,
   median,
   medianRow,
@@ -22,19 +18,17 @@ import {
   type Row,
   type Run,
   type Sender,
-  startProcess,
-  transferBody,
-  transferHeaders,
   WARMUP_S,
 } from './harness.ts';
-import {
-  prepareReferenceDatabase,
-  REFERENCE_MEMBERS,
-  referenceAccount,
-  referenceMember,
-  type Target,
-} from './ledger-write.ts';
+import { REFERENCE_MEMBERS, type Target } from './ledger-write.ts';
 import { formatStats, httpSender, type OpenLoopResult, openLoop, type WindowStats } from './open-loop.ts';
+import {
+  type Case,
+  measured,
+  prepareRealEndpoint,
+  startBareRoute,
+  startRealServer,
+} from './transfer-cases.ts';
 
 // npm run bench: requests per second and latency of the real server (its own process, production
 // build, fresh database) over loopback. First the calls every visit makes (SQLite); then, on SQLite
@@ -64,10 +58,11 @@ const OPEN_SHARES = (process.env.BENCH_OPEN_LOOP_SHARES ?? '50,70,90').split(','
 const OPEN_SECONDS = Number(process.env.BENCH_OPEN_LOOP_SECONDS ?? 20);
 const OPEN_WARMUP_S = Math.round(Number(process.env.BENCH_OPEN_LOOP_WARMUP_SECONDS ?? 3));
 /**
- * BENCH_OPEN_LOOP_BASE: 'own' (the default) runs each at shares of its own closed-loop maximum;
- * 'endpoint' runs the bare route at the endpoint's rates too, to compare the two at the same load.
+ * BENCH_OPEN_LOOP_BASE: 'bare' (the default) runs both at shares of the bare route's closed-loop
+ * maximum, one arrival rate for both, as the latency aim is judged; 'own' runs each at shares of its
+ * own maximum; 'endpoint' runs both at the endpoint's.
  */
-const OPEN_BASE = process.env.BENCH_OPEN_LOOP_BASE ?? 'own';
+const OPEN_BASE = process.env.BENCH_OPEN_LOOP_BASE ?? 'bare';
 /**
  * BENCH_OPEN_LOOP_MAX: the endpoint's and the bare route's maxima (transfers/s, `endpoint,bare`) to
  * take the shares of, in place of those measured: two builds compared at the same rates.
@@ -81,90 +76,6 @@ const OPEN_MAX = process.env.BENCH_OPEN_LOOP_MAX?.split(',').map(Number);
 const OPEN_REPEAT = Math.max(1, Math.round(Number(process.env.BENCH_OPEN_LOOP_REPEAT ?? 1)));
 /** The share of the maximum the latency aim is set at. */
 const AIM_SHARE = 70;
-
-/** The real server on a fresh database, with the test suites' admin; stop() also drops the database. */
-async function startRealServer(dialect: Target['dialect']) {
-  const database = await freshDatabase(dialect);
-  const base = `http://127.0.0.1:${PORT}`;
-  try {
-    const server = await startProcess(
-      'src/server/main.ts',
-      { ...database.env, PORT: String(PORT), ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password },
-      `${base}/api/v1/health`,
-    );
-    return { base, cpuMs: server.cpuMs, stop: () => server.stop().then(database.drop) };
-  } catch (error) {
-    await database.drop();
-    throw error;
-  }
-}
-
-/** A load to compare: the senders of its connections, at one URL; `health` a path to open connections with. */
-type Case = { url: string; senders: Sender[]; health: string };
-
-/** 10 funded members, each sending 0.01 to the next; and one member sending to another (a hot account). */
-async function prepareRealEndpoint(base: string) {
-  const admin = await signedInAdminClient(base);
-  const members: Awaited<ReturnType<typeof fundedMember>>[] = [];
-  for (let i = 0; i < REFERENCE_MEMBERS; i++)
-    members.push(await fundedMember(base, admin, { business: '1000.00' }));
-  const senderOf = (from: number, to: number): Sender => ({
-    headers: transferHeaders((members[from] as { client: ApiClient }).client),
-    body: transferBody(members[to]?.auth.id),
-  });
-  const url = `${base}/api/v1/transfer/touser`;
-  return {
-    many: {
-      url,
-      senders: members.map((_, i) => senderOf(i, (i + 1) % members.length)),
-      health: '/api/v1/health',
-    } as Case,
-    hot: { url, senders: [senderOf(0, 1)], health: '/api/v1/health' } as Case,
-    check: (loads: (autocannon.Result | OpenLoopResult)[]) => checkLedger(admin, loads),
-  };
-}
-
-/** The same write behind a bare Fastify route, on a fresh database of its own. */
-async function startBareRoute(dialect: Target['dialect']) {
-  const { target, env, drop } = await freshDatabase(dialect);
-  await prepareReferenceDatabase(target);
-  const base = `http://127.0.0.1:${BARE_PORT}`;
-  const server = await startProcess(
-    'tests/bench/bare-server.ts',
-    { ...env, PORT: String(BARE_PORT) },
-    `${base}/health`,
-  ).catch(async (error) => {
-    await drop();
-    throw error;
-  });
-  const senderOf = (from: number, to: number): Sender => ({
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      from: referenceAccount(from),
-      to: referenceAccount(to),
-      amount_cents: 1,
-      by: referenceMember(from),
-    }),
-  });
-  const url = `${base}/transfer`;
-  return {
-    many: {
-      url,
-      senders: Array.from({ length: REFERENCE_MEMBERS }, (_, i) => senderOf(i, (i + 1) % REFERENCE_MEMBERS)),
-      health: '/health',
-    } as Case,
-    hot: { url, senders: [senderOf(0, 1)], health: '/health' } as Case,
-    cpuMs: server.cpuMs,
-    stop: () => server.stop().then(drop),
-  };
-}
-
-/** One load, with the server's CPU time per answered transfer. */
-async function measured(target: Case, cpuMs: () => number): Promise<Run> {
-  const before = cpuMs();
-  const result = await load(target.url, target.senders, DURATION_S);
-  return { result, cpuUs: ((cpuMs() - before) * 1000) / Math.max(1, result['2xx']) };
-}
 
 /** One open-loop run and what it measured once past its warm phase. */
 type OpenRun = {
@@ -217,11 +128,19 @@ async function openRun(
   }
 }
 
+/** Whose closed-loop maximum a run's rate is a share of, when it is not its own. */
+const baseNote = (name: string) =>
+  name === 'bare route' && OPEN_BASE === 'endpoint'
+    ? " (the endpoint's maximum)"
+    : name !== 'bare route' && OPEN_BASE === 'bare'
+      ? " (the bare route's maximum)"
+      : '';
+
 function printOpenRun(run: OpenRun) {
   const whole = run.result.range(0, run.result.windows.length);
   const failed = whole.non2xx + whole.errors;
   console.log(
-    `  ${run.name} at ${run.share}% of ${Math.round(run.max)}/s${run.name === 'bare route' && OPEN_BASE === 'endpoint' ? " (the endpoint's maximum)" : ''}: ${run.rate} due per second (load average ${run.load})`,
+    `  ${run.name} at ${run.share}% of ${Math.round(run.max)}/s${baseNote(run.name)}: ${run.rate} due per second (load average ${run.load})`,
   );
   console.log(
     `    ${formatStats(`seconds ${OPEN_WARMUP_S + 1}-${run.result.windows.length}`, { ...run.warm, non2xx: 0, errors: 0 })}  cpu ${Math.round(run.cpuUs)} µs  generator lag p99 ${ms(run.result.sendLagP99Ms)}, max ${ms(run.result.sendLagMaxMs)}  ${failed ? `FAILED: ${whole.non2xx} non-2xx, ${whole.errors} errors` : 'non-2xx 0'}`,
@@ -237,7 +156,7 @@ async function benchTransfers(dialect: Target['dialect'], withStaticCalls = fals
     dialect === 'sqlite'
       ? 'SQLite (WAL, synchronous=NORMAL, the WAL flushed before each answer)'
       : `PostgreSQL at ${new URL(TEST_DATABASE_URL).host} (pool of 10)`;
-  const server = await startRealServer(dialect);
+  const server = await startRealServer(dialect, PORT);
   let rows: { real: Row[]; bare: Row[] };
   let check: string;
   const open: OpenRun[] = [];
@@ -247,7 +166,7 @@ async function benchTransfers(dialect: Target['dialect'], withStaticCalls = fals
       `\ntransfers of ${AMOUNT} on ${label}: ${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION_S} s each after ${WARMUP_S} s warm-up (medians)`,
     );
     const real = await prepareRealEndpoint(server.base);
-    const bare = await startBareRoute(dialect);
+    const bare = await startBareRoute(dialect, BARE_PORT);
     try {
       const hotRuns = OPEN_LOOP !== 'only';
       const runs = { realMany: [], bareMany: [], realHot: [], bareHot: [] } as Record<
@@ -257,11 +176,11 @@ async function benchTransfers(dialect: Target['dialect'], withStaticCalls = fals
       const warm = await load(real.many.url, real.many.senders, WARMUP_S);
       await load(bare.many.url, bare.many.senders, WARMUP_S);
       for (let round = 0; round < ROUNDS; round++) {
-        runs.realMany.push(await measured(real.many, server.cpuMs));
-        runs.bareMany.push(await measured(bare.many, bare.cpuMs));
+        runs.realMany.push(await measured(real.many, server.cpuMs, DURATION_S));
+        runs.bareMany.push(await measured(bare.many, bare.cpuMs, DURATION_S));
         if (!hotRuns) continue;
-        runs.realHot.push(await measured(real.hot, server.cpuMs));
-        runs.bareHot.push(await measured(bare.hot, bare.cpuMs));
+        runs.realHot.push(await measured(real.hot, server.cpuMs, DURATION_S));
+        runs.bareHot.push(await measured(bare.hot, bare.cpuMs, DURATION_S));
       }
       rows = {
         real: [
@@ -274,8 +193,12 @@ async function benchTransfers(dialect: Target['dialect'], withStaticCalls = fals
         ],
       };
       // Open loop at shares of each one's own maximum, the endpoint and the bare route in turns.
-      const realMax = OPEN_MAX?.[0] ?? rows.real[0]?.rate ?? 0;
-      const bareMax = OPEN_BASE === 'endpoint' ? realMax : (OPEN_MAX?.[1] ?? rows.bare[0]?.rate ?? 0);
+      const measuredMax = {
+        real: OPEN_MAX?.[0] ?? rows.real[0]?.rate ?? 0,
+        bare: OPEN_MAX?.[1] ?? rows.bare[0]?.rate ?? 0,
+      };
+      const realMax = OPEN_BASE === 'bare' ? measuredMax.bare : measuredMax.real;
+      const bareMax = OPEN_BASE === 'endpoint' ? measuredMax.real : measuredMax.bare;
       if (OPEN_LOOP !== 'off')
         for (const share of OPEN_SHARES)
           for (let repeat = 0; repeat < OPEN_REPEAT; repeat++) {
@@ -320,7 +243,7 @@ async function benchTransfers(dialect: Target['dialect'], withStaticCalls = fals
     const under50 = dialect === 'sqlite' ? ` under 50 ms ${realAt < 50 ? 'met' : 'NOT met'},` : '';
     const of = realP99s.length > 1 ? `median of ${realP99s.length} ` : '';
     console.log(
-      `  aim at ${AIM_SHARE}% of the maximum: the endpoint's ${of}p99 ${ms(realAt)}${spread(realP99s)}, the bare route's ${ms(bareAt)}${spread(bareP99s)}:${under50} within 1.5x (${times.toFixed(2)}x) ${times <= 1.5 ? 'met' : 'NOT met'}`,
+      `  aim at ${AIM_SHARE}% of ${OPEN_BASE === 'own' ? "each one's own" : OPEN_BASE === 'bare' ? "the bare route's" : "the endpoint's"} maximum: the endpoint's ${of}p99 ${ms(realAt)}${spread(realP99s)}, the bare route's ${ms(bareAt)}${spread(bareP99s)}:${under50} within 1.5x (${times.toFixed(2)}x) ${times <= 1.5 ? 'met' : 'NOT met'}`,
     );
   }
 }
