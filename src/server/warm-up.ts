@@ -12,7 +12,7 @@ import { insertAccountIfMissing } from './modules/wallets/ledger.repository.ts';
 import { ensureWallets, postTransfer, walletAccountId } from './modules/wallets/ledger.service.ts';
 
 // Warm before ready (issue 20). A process that has just started spends 1.5 to 2 times the CPU on each
-// of its first few thousand transfers as a warm one does (docs/benchmarks.md "Restarts"): V8 runs the
+// of its first few thousand transfers as a warm one does (docs/performance.md "Restarts"): V8 runs the
 // request path unoptimised until it has seen it often enough to optimise it (with its optimising
 // compiler off, the cost never falls), and on PostgreSQL each new pool connection first opens, then
 // parses and plans every statement and the transfer function anew. Under load the first seconds build
@@ -47,7 +47,7 @@ type Deps = {
 /**
  * How often each path runs. V8 optimised the transfer path after about 2,000 transfers; 2,000 of each
  * here left the first real transfers at about 1.6 times a warm process's CPU, 4,000 brings them close
- * to it (docs/benchmarks.md "Restarts"). It takes 1 to 5 s on the 2-core test machine.
+ * to it (docs/performance.md "Restarts"). It takes 1 to 5 s on the 2-core test machine.
  */
 const HTTP_REQUESTS = 4000;
 const TRANSFERS = 4000;

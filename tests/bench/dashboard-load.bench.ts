@@ -5,7 +5,7 @@ import { chromium } from '@playwright/test';
 import { registerMember } from '../helpers/client.ts';
 import { sleep, startServerProcess } from '../helpers/server-process.ts';
 
-// The member dashboard's cold load on a slow phone (docs/benchmarks.md "The dashboard on a slow
+// The member dashboard's cold load on a slow phone (docs/performance.md "The dashboard on a slow
 // phone"): the built app (CLIENT_DIR, default ./dist) served by the real server on a fresh SQLite
 // database; Chromium with its CPU slowed 4 times and a 1.6 Mbps, 150 ms network (Lighthouse's
 // "slow 4G" figures); no HTTP cache and no service worker. Each round signs a new member in, opens

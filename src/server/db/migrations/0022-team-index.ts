@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 // Team issue: the team's figures are recursive queries over users.sponsor_id (team.repository.ts). Each
 // step of the recursion looks up a member's direct members and reads their id and role, then sums each
 // member's investments: with these two indexes both are read from the index alone, not from the table
-// rows (docs/benchmarks.md, "Team"). users_sponsor_id is a prefix of the new users index, so it goes.
+// rows (docs/performance.md, "Team"). users_sponsor_id is a prefix of the new users index, so it goes.
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
