@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
-import type { Db } from '../../db/database.ts';
+import { type RawBuilder, sql } from 'kysely';
+import { type Db, isPostgres } from '../../db/database.ts';
 import type { PushSubscriptionTable } from '../../db/schema.ts';
 
 // The only SQL of push subscriptions. One row per endpoint (unique): the browser's subscription on
@@ -63,6 +63,27 @@ export async function deleteSubscriptionById(db: Db, id: string): Promise<void> 
 }
 
 const columns = ['push_subscriptions.id', 'user_id', 'endpoint', 'p256dh', 'auth'] as const;
+
+/**
+ * A member's subscriptions as one JSON array, for a statement that reads members (`userId`: that
+ * statement's expression for the member's id): a transfer reads its recipient's with the members, in
+ * the round trip it makes anyway. subscriptionsFromJson turns the value back into rows.
+ */
+export function subscriptionsAsJson(db: Db, userId: RawBuilder<unknown>): RawBuilder<unknown> {
+  return isPostgres(db)
+    ? sql`(select coalesce(json_agg(json_build_object('id', p.id, 'user_id', p.user_id,
+        'endpoint', p.endpoint, 'p256dh', p.p256dh, 'auth', p.auth)), '[]'::json)
+        from push_subscriptions p where p.user_id = ${userId})`
+    : sql`(select json_group_array(json_object('id', p.id, 'user_id', p.user_id,
+        'endpoint', p.endpoint, 'p256dh', p.p256dh, 'auth', p.auth))
+        from push_subscriptions p where p.user_id = ${userId})`;
+}
+
+/** What subscriptionsAsJson read: PostgreSQL's driver parses json, SQLite gives its text; none for null. */
+export function subscriptionsFromJson(value: unknown): StoredSubscription[] {
+  if (value === null || value === undefined) return [];
+  return (typeof value === 'string' ? JSON.parse(value) : value) as StoredSubscription[];
+}
 
 /** Run after every transfer to another member (its push): a sql template, as the ledger's statements are. */
 export async function subscriptionsOfMembers(db: Db, memberIds: string[]): Promise<StoredSubscription[]> {

@@ -102,12 +102,30 @@ export async function removeSubscription(db: Db, member: SessionUser, endpoint: 
   if (!(await deleteOwnSubscription(db, member.user.id, endpoint))) throw notFound(PUSH_MESSAGES.notFound);
 }
 
+/** Whether push is set up for this database's server: without it, nobody's subscriptions need reading. */
+export const pushEnabled = (db: Db) => settingsByDb.has(db);
+
 /** Sends the payload to every subscription of these members. Never rejects. */
 export async function pushToMembers(db: Db, memberIds: string[], payload: PushPayload): Promise<void> {
   const settings = settingsByDb.get(db);
   if (!settings || memberIds.length === 0) return;
   try {
     await sendAll(db, settings, await subscriptionsOfMembers(db, [...new Set(memberIds)]), payload);
+  } catch (error) {
+    settings.log.warn({ err: error }, 'push: sending failed');
+  }
+}
+
+/** Sends the payload to subscriptions already read (subscriptionsAsJson). Never rejects. */
+export async function pushToSubscriptions(
+  db: Db,
+  subscriptions: StoredSubscription[],
+  payload: PushPayload,
+): Promise<void> {
+  const settings = settingsByDb.get(db);
+  if (!settings || subscriptions.length === 0) return;
+  try {
+    await sendAll(db, settings, subscriptions, payload);
   } catch (error) {
     settings.log.warn({ err: error }, 'push: sending failed');
   }

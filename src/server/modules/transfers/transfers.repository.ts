@@ -1,7 +1,12 @@
 import { sql } from 'kysely';
 import type { LedgerKind } from '../../../shared/ledger-kinds.ts';
-import type { Db } from '../../db/database.ts';
+import { type Db, isPostgres } from '../../db/database.ts';
 import type { IdempotencyKeyTable, LedgerTransferTable } from '../../db/schema.ts';
+import {
+  type StoredSubscription,
+  subscriptionsAsJson,
+  subscriptionsFromJson,
+} from '../push/push.repository.ts';
 import type { TransferParty } from '../users/users.repository.ts';
 
 // The only SQL of transfers. A transfer is a ledger row of kind 'transfer' between two member wallets;
@@ -127,21 +132,47 @@ export async function subtractFromDailyTotal(
 }
 
 /**
- * PostgreSQL, in the transfer's transaction: its members as findTransferParties reads them, locked for
- * share, with the stored settings on each row, in one round trip where there were two. The settings
- * are read by the same statement, so the transfer applies them as they were when it read its members.
+ * In the transfer's transaction, one statement: its members, the stored settings, and the
+ * subscriptions of `pushFor` (the recipient, when push is set up; pushed once the money has moved).
+ * One round trip where there were three, one statement where there were three. The settings are read
+ * by the same statement, so the transfer applies them as they were when it read its members. On
+ * PostgreSQL the members are locked for share: a block or deactivation waits for the money to move,
+ * or the transfer sees it; SQLite's one writer keeps them as read until the transaction ends. A sql
+ * template (see ledger.repository.ts): every transfer runs it.
  */
 export async function transferPartiesWithSettings(
   trx: Db,
   ids: string[],
-): Promise<{ parties: TransferParty[]; settingRows: { name: string; value: string }[] }> {
-  const { rows } = await sql<TransferParty & { settings: [string, string][] }>`select id, role, status,
-      is_active, fullname, email,
-      (select coalesce(json_agg(json_build_array(name, value)), '[]') from settings) as settings
-    from users where id in (${sql.join(ids)}) for share of users`.execute(trx);
+  pushFor: string | undefined,
+): Promise<{
+  parties: TransferParty[];
+  settingRows: { name: string; value: string }[];
+  push: StoredSubscription[];
+}> {
+  const postgres = isPostgres(trx);
+  const settings = postgres
+    ? sql`(select coalesce(json_agg(json_build_array(name, value)), '[]') from settings)`
+    : sql`(select json_group_array(json_array(name, value)) from settings)`;
+  const push =
+    pushFor === undefined
+      ? sql``
+      : sql`, case when users.id = ${pushFor} then ${subscriptionsAsJson(trx, sql.ref('users.id'))} end as push`;
+  const { rows } = await sql<TransferParty & { settings: unknown; push?: unknown }>`select id, role, status,
+      is_active, fullname, email, ${settings} as settings${push}
+    from users where id in (${sql.join(ids)})${postgres ? sql` for share of users` : sql``}`.execute(trx);
+  const first = rows[0]?.settings;
+  const pairs = (typeof first === 'string' ? JSON.parse(first) : (first ?? [])) as [string, string][];
   return {
-    parties: rows.map(({ settings: _, ...party }) => party),
-    settingRows: (rows[0]?.settings ?? []).map(([name, value]) => ({ name, value })),
+    parties: rows.map(({ id, role, status, is_active, fullname, email }) => ({
+      id,
+      role,
+      status,
+      is_active,
+      fullname,
+      email,
+    })),
+    settingRows: pairs.map(([name, value]) => ({ name, value })),
+    push: subscriptionsFromJson(rows.find((row) => row.id === pushFor)?.push),
   };
 }
 

@@ -13,7 +13,7 @@ import {
 } from '../../../shared/transfers.ts';
 import type { Db } from '../../db/database.ts';
 import { defineRoute, idempotencyKeyOf } from '../../http/route.ts';
-import { pushToMembers } from '../push/push.service.ts';
+import { pushToMembers, pushToSubscriptions } from '../push/push.service.ts';
 import {
   allTransfers,
   type DecisionOutcome,
@@ -58,17 +58,14 @@ export function registerTransfersRoutes(app: FastifyInstance, { db }: { db: Db }
       responses: sendResponses,
       handler: async ({ body, user, request, reply }) => {
         const outcome = await sendTransfer(db, user, body, idempotencyKeyOf(request));
-        // Web Push (issue 6): the transfer has committed; tell another member that money arrived.
-        // In the background, never failing this call; a pending transfer has not arrived yet, and a
-        // repeat under the same Idempotency-Key was pushed the first time.
-        const sent = outcome.body as { transfer?: { status: string; amount: string; sender_name: string } };
-        if (
-          outcome.statusCode === 201 &&
-          !outcome.replayed &&
-          sent.transfer?.status === 'completed' &&
-          body.userto_id !== user.user.id
-        )
-          void pushToMembers(db, [body.userto_id], {
+        // Web Push: the transfer has committed; tell another member that money arrived, on the
+        // devices read with them in the transfer's transaction. In the background, never failing this
+        // call; only a first answer that moved money to another member carries them (a pending
+        // transfer has not arrived yet, and a repeat under the same Idempotency-Key was pushed the
+        // first time).
+        const sent = outcome.body as { transfer?: { amount: string; sender_name: string } };
+        if (outcome.push && sent.transfer)
+          void pushToSubscriptions(db, outcome.push, {
             title: PUSH_MESSAGES.moneyReceivedTitle,
             body: PUSH_MESSAGES.moneyReceivedBody(sent.transfer.sender_name, sent.transfer.amount),
             url: '/user/transfer',

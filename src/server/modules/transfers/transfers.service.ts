@@ -23,8 +23,10 @@ import {
   runOnce,
 } from '../idempotency/idempotency.service.ts';
 import { notifyMoneyReceived } from '../notifications/notifications.service.ts';
+import type { StoredSubscription } from '../push/push.repository.ts';
+import { pushEnabled } from '../push/push.service.ts';
 import { readRules, rulesOf } from '../settings/settings.service.ts';
-import { findTransferParties, findUserById } from '../users/users.repository.ts';
+import { findUserById, type TransferParty } from '../users/users.repository.ts';
 import {
   holdTransfer,
   insufficientBalance,
@@ -81,7 +83,10 @@ async function loadTransfer(db: Db, id: string): Promise<Transfer> {
   return toTransfer(row);
 }
 
-type Party = Awaited<ReturnType<typeof findTransferParties>>[number];
+type Party = TransferParty;
+
+/** A sent transfer's answer; `push`: the recipient's subscriptions to tell, when money reached them now. */
+export type SentOutcome = Outcome & { push?: StoredSubscription[] };
 
 const partyIds = (senderId: string, input: TransferRequest, toSelf: boolean) =>
   toSelf ? [senderId] : [senderId, input.userto_id];
@@ -160,7 +165,7 @@ export async function sendTransfer(
   asker: SessionUser,
   input: TransferRequest,
   idempotencyKey: string | undefined,
-): Promise<Outcome> {
+): Promise<SentOutcome> {
   const senderId = asker.user.id;
   if (asker.user.role !== 'user') throw forbidden();
   if (input.user_id !== undefined && input.user_id !== senderId)
@@ -169,14 +174,17 @@ export async function sendTransfer(
   if (toSelf && input.from === input.to)
     throw badRequest([{ field: 'to', message: TRANSFER_MESSAGES.sameWallet }]);
   const request = { route: 'transfer', input };
-  if (isPostgres(db)) return sendInOneStatement(db, senderId, input, toSelf, idempotencyKey, request);
+  // Money reaching another member is pushed to their devices: their subscriptions are read with them.
+  const pushFor = !toSelf && pushEnabled(db) ? input.userto_id : undefined;
+  if (isPostgres(db))
+    return sendInOneStatement(db, senderId, input, toSelf, idempotencyKey, request, pushFor);
 
-  return runOnce(db, senderId, idempotencyKey, request, async (trx) => {
-    // Read inside the transaction (one query for both): a block or deactivation a moment ago counts.
-    const people = await findTransferParties(trx, partyIds(senderId, input, toSelf));
-    const { sender, recipient } = checkedParties(people, senderId, input, toSelf);
-    // The limits as set now (/admin/settings), read in this transaction: a change applies whole.
-    const rules = await readRules(trx);
+  return runOnce<SentOutcome>(db, senderId, idempotencyKey, request, async (trx) => {
+    // Read inside the transaction, with the limits as set now (/admin/settings), in one statement: a
+    // block or deactivation a moment ago counts, and a change of the limits applies whole.
+    const read = await transferPartiesWithSettings(trx, partyIds(senderId, input, toSelf), pushFor);
+    const { sender, recipient } = checkedParties(read.parties, senderId, input, toSelf);
+    const rules = rulesOf(read.settingRows);
     const review = input.amount >= rules.transferReviewThresholdCents;
     // Counter first, then the two accounts in id order: every transfer takes its locks in that order.
     const now = new Date().toISOString();
@@ -189,8 +197,9 @@ export async function sendTransfer(
     // amount back to the day it was counted on, even for a transfer made at midnight UTC.
     const move = { ...moveOf(senderId, recipient.id, input), createdAt: now };
     const row = review ? await holdTransfer(trx, move) : await postTransfer(trx, move);
-    if (!review && !toSelf) await notifyMoneyReceived(trx, receivedNotice(row, input, sender, recipient));
-    return sentOutcome(row, input, sender, recipient, rules);
+    if (review || toSelf) return sentOutcome(row, input, sender, recipient, rules);
+    await notifyMoneyReceived(trx, receivedNotice(row, input, sender, recipient));
+    return { ...sentOutcome(row, input, sender, recipient, rules), push: read.push };
   });
 }
 
@@ -214,17 +223,18 @@ async function sendInOneStatement(
   toSelf: boolean,
   idempotencyKey: string | undefined,
   request: unknown,
-): Promise<Outcome> {
+  pushFor: string | undefined,
+): Promise<SentOutcome> {
   // As in runOnce: a malformed key is a 400 before any work, not a failure inside the transaction.
   if (idempotencyKey !== undefined) checkedKey(idempotencyKey);
   let sent: {
     result: Awaited<ReturnType<typeof transferInOneStatement>>;
-    outcome: Outcome;
+    outcome: SentOutcome;
     rules: SettingRules;
   };
   try {
     sent = await db.transaction().execute(async (trx) => {
-      const read = await transferPartiesWithSettings(trx, partyIds(senderId, input, toSelf));
+      const read = await transferPartiesWithSettings(trx, partyIds(senderId, input, toSelf), pushFor);
       const { sender, recipient } = checkedParties(read.parties, senderId, input, toSelf);
       const rules = rulesOf(read.settingRows);
       const review = input.amount >= rules.transferReviewThresholdCents;
@@ -238,8 +248,10 @@ async function sendInOneStatement(
           : { userId: senderId, day: utcDay(row.created_at), limitCents: rules.dailyTransferLimitCents },
         key: keyRecord(senderId, idempotencyKey, request, outcome),
       };
-      if (!review && !toSelf) await notifyMoneyReceived(trx, receivedNotice(row, input, sender, recipient));
-      return { result: await transferInOneStatement(trx, statement), outcome, rules };
+      const arrives = !review && !toSelf;
+      if (arrives) await notifyMoneyReceived(trx, receivedNotice(row, input, sender, recipient));
+      const result = await transferInOneStatement(trx, statement);
+      return { result, outcome: arrives ? { ...outcome, push: read.push } : outcome, rules };
     });
   } catch (error) {
     const earlier = await replayOf(db, senderId, idempotencyKey, request);

@@ -80,16 +80,3 @@ export async function countMembers(db: Db, sinceIso: string) {
 }
 
 export type TransferParty = Pick<UserTable, 'id' | 'role' | 'status' | 'is_active' | 'fullname' | 'email'>;
-
-/**
- * The members of a transfer on SQLite, whose one writer keeps them as read until the transaction ends:
- * a block or deactivation waits for the money to move, or the transfer sees it. PostgreSQL reads and
- * locks them for share with the settings in one statement (transferPartiesWithSettings). A sql
- * template (see ledger.repository.ts): every transfer runs it.
- */
-export async function findTransferParties(db: Db, ids: string[]): Promise<TransferParty[]> {
-  if (ids.length === 0) return [];
-  const { rows } = await sql<TransferParty>`select id, role, status, is_active, fullname, email
-    from users where id in (${sql.join(ids)})`.execute(db);
-  return rows;
-}
