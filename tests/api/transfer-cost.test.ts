@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanUp, median, type Run } from '../bench/harness.ts';
+import { cleanUp, type Run } from '../bench/harness.ts';
 import { measured, prepareRealEndpoint, startBareRoute, startRealServer } from '../bench/transfer-cases.ts';
 import { postgresReachable } from '../helpers/postgres.ts';
 import { freePort } from '../helpers/server-process.ts';
@@ -9,15 +9,17 @@ import { freePort } from '../helpers/server-process.ts';
 // process of its own on a fresh database, take the same short transfer load in turns, and each
 // process's CPU time per answered transfer is read from /proc: CPU time, not wall time, so a machine
 // busy with other tests slows both without failing this. The endpoint may cost at most LIMIT times
-// what the bare route costs (the median of the rounds' ratios): a change that makes every transfer
-// do much more work (more statements, a slower hook) fails here, where a benchmark would only show it.
+// what the bare route costs, each taken at its cheapest round: noise (a garbage collection, a
+// checkpoint, a neighbour on the core) only ever adds CPU, so the cheapest round is the steadiest
+// measure of a process's own cost. A change that makes every transfer do much more work (more
+// statements, a slower hook) fails here, where a benchmark would only show it.
 
 /**
  * The most the endpoint may cost per transfer, in bare-route transfers: the ratio measured on the
- * 2-core test machine (SQLite about 2.2, PostgreSQL about 2.9, docs/performance.md), with a quarter
- * more for the noise of a machine running other test files beside this one.
+ * 2-core test machine (SQLite 2.2 to 2.6, PostgreSQL 2.5 to 3.2, docs/performance.md), with room for
+ * the noise of a machine running other test files beside this one.
  */
-const LIMIT = { sqlite: 2.8, postgres: 3.7 } as const;
+const LIMIT = { sqlite: 3.0, postgres: 3.7 } as const;
 const ROUNDS = 3;
 const SECONDS = 1.5;
 
@@ -33,7 +35,7 @@ describe.each(dialects)('the transfer endpoint on %s', (dialect) => {
     try {
       const real = await prepareRealEndpoint(server.base);
       const bare = await startBareRoute(dialect, await freePort());
-      const ratios: number[] = [];
+      const costs = { endpoint: [] as number[], bare: [] as number[] };
       const rounds: string[] = [];
       const loads: Run['result'][] = [];
       try {
@@ -49,13 +51,14 @@ describe.each(dialects)('the transfer endpoint on %s', (dialect) => {
             expect(run.result.non2xx, 'every transfer answered 201').toBe(0);
             expect(run.result['2xx']).toBeGreaterThan(100);
           }
-          ratios.push(endpoint.cpuUs / reference.cpuUs);
+          costs.endpoint.push(endpoint.cpuUs);
+          costs.bare.push(reference.cpuUs);
           rounds.push(`${Math.round(endpoint.cpuUs)} µs against ${Math.round(reference.cpuUs)} µs`);
         }
       } finally {
         await bare.stop();
       }
-      const ratio = median(ratios);
+      const ratio = Math.min(...costs.endpoint) / Math.min(...costs.bare);
       expect(
         ratio,
         `CPU per transfer, endpoint against bare route, by round: ${rounds.join('; ')}`,
