@@ -65,6 +65,7 @@ export const NOT_FAST = [
   'tests/api/restart-graceful.test.ts',
   'tests/api/restart-sigkill.test.ts',
   'tests/api/settings.test.ts',
+  'tests/api/transfer-cost.test.ts',
   'tests/api/transfers-edge-cases.test.ts',
   'tests/api/web3-deposits.test.ts',
   'tests/api/withdrawals-crash.test.ts',
