@@ -15,8 +15,8 @@ import {
 import { formatDateTime } from '../../../lib/format.ts';
 import { useSchemaForm } from '../../../lib/use-schema-form.ts';
 import { BreakPoints } from '../../../ui/break-points.tsx';
-import { DateTime } from '../../../ui/date-time.tsx';
 import { type DataColumn, DataTable } from '../../../ui/data-table.tsx';
+import { DateTime } from '../../../ui/date-time.tsx';
 import { FormField, SelectField } from '../../../ui/form-field.tsx';
 import { MessageBanner } from '../../../ui/message-banner.tsx';
 import { Modal } from '../../../ui/modal.tsx';
