@@ -130,6 +130,41 @@ export async function signInAdminByApi(
   expect(response.status(), await response.text()).toBe(200);
 }
 
+/** A plan's terms as POST /api/v1/plans/add takes them, less its name. */
+export type PlanTerms = {
+  min_amount: string;
+  max_amount: string;
+  roi_percent: string;
+  duration_days: number;
+};
+
+/**
+ * A plan of the test's own, made by the signed-in admin `admin`, its name unique in the run (`E2E <tag>
+ * ...`). Members see every open plan in the shared database: close it again with closeTestPlan.
+ */
+export async function createTestPlan(
+  admin: APIRequestContext,
+  tag: string,
+  terms: Partial<PlanTerms> = {},
+): Promise<{ id: string; name: string }> {
+  const name = `E2E ${tag} ${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+  const created = await admin.post('/api/v1/plans/add', {
+    headers: await csrfHeaders(admin),
+    data: { name, min_amount: '10.00', max_amount: '500.00', roi_percent: '1', duration_days: 30, ...terms },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  return { id: ((await created.json()) as { plan: { id: string } }).plan.id, name };
+}
+
+/** Closes a plan createTestPlan made (inactive: members no longer see it). */
+export async function closeTestPlan(admin: APIRequestContext, planId: string): Promise<void> {
+  const closed = await admin.put(`/api/v1/plans/${planId}`, {
+    headers: await csrfHeaders(admin),
+    data: { status: 'inactive' },
+  });
+  expect(closed.status(), await closed.text()).toBe(200);
+}
+
 /** A member's id, looked up by e-mail (the request context is signed in). */
 export async function memberIdOf(request: APIRequestContext, email: string): Promise<string> {
   const response = await request.get(`/api/v1/users?email=${encodeURIComponent(email)}`);

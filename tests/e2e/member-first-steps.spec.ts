@@ -1,8 +1,9 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { ACCOUNT_TEXT } from '../../src/shared/account.ts';
 import {
+  closeTestPlan,
+  createTestPlan,
   creditByApi,
-  csrfHeaders,
   mailText,
   memberIdOf,
   newMember,
@@ -43,23 +44,13 @@ test('a new member sees the first steps tick one by one, and the guide leaves on
   const api: APIRequestContext = await playwright.request.newContext({ baseURL });
   const codes: APIRequestContext = await playwright.request.newContext({ baseURL });
   const member = newMember('firstrun');
-  const planName = `E2E First ${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
   let planId = '';
   try {
     await registerByApi(api, member);
     await signInAdminByApi(admin);
-    const created = await admin.post('/api/v1/plans/add', {
-      headers: await csrfHeaders(admin),
-      data: {
-        name: planName,
-        min_amount: '10.00',
-        max_amount: '500.00',
-        roi_percent: '1',
-        duration_days: 30,
-      },
-    });
-    expect(created.status(), await created.text()).toBe(201);
-    planId = ((await created.json()) as { plan: { id: string } }).plan.id;
+    const created = await createTestPlan(admin, 'First');
+    planId = created.id;
+    const planName = created.name;
 
     await signInMember(page, member);
     await expect(guide(page)).toBeVisible();
@@ -117,13 +108,7 @@ test('a new member sees the first steps tick one by one, and the guide leaves on
     await expect(guide(page)).toHaveCount(0);
   } finally {
     // Other specs' members see every open plan: this one closes again.
-    if (planId) {
-      const closed = await admin.put(`/api/v1/plans/${planId}`, {
-        headers: await csrfHeaders(admin),
-        data: { status: 'inactive' },
-      });
-      expect(closed.status(), await closed.text()).toBe(200);
-    }
+    if (planId) await closeTestPlan(admin, planId);
     await Promise.all([admin.dispose(), api.dispose(), codes.dispose()]);
   }
 });

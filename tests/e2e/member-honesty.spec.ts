@@ -4,6 +4,8 @@ import { RISK_DISCLAIMER } from '../../src/shared/messages.ts';
 import { formatUsd } from '../../src/shared/money.ts';
 import type { MemberRewards } from '../../src/shared/rewards.ts';
 import {
+  closeTestPlan,
+  createTestPlan,
   creditByApi,
   csrfHeaders,
   memberIdOf,
@@ -88,17 +90,13 @@ test('plans, income, rewards and the dashboard report what was paid and promise 
   const admin: APIRequestContext = await playwright.request.newContext({ baseURL });
   const memberApi: APIRequestContext = await playwright.request.newContext({ baseURL });
   const member = newMember('honesty');
-  const planName = `E2E Honest ${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
   let planId = '';
   try {
     await registerByApi(memberApi, member);
     await signInAdminByApi(admin);
-    const created = await admin.post('/api/v1/plans/add', {
-      headers: await csrfHeaders(admin),
-      data: { name: planName, ...PLAN },
-    });
-    expect(created.status(), await created.text()).toBe(201);
-    planId = ((await created.json()) as { plan: { id: string } }).plan.id;
+    const created = await createTestPlan(admin, 'Honest', PLAN);
+    planId = created.id;
+    const planName = created.name;
     await creditByApi(admin, await memberIdOf(admin, member.email), '150.00');
 
     // The member invests, and a run pays one day of ROI.
@@ -161,13 +159,7 @@ test('plans, income, rewards and the dashboard report what was paid and promise 
       );
     }
   } finally {
-    if (planId) {
-      const closed = await admin.put(`/api/v1/plans/${planId}`, {
-        headers: await csrfHeaders(admin),
-        data: { status: 'inactive' },
-      });
-      expect(closed.status(), await closed.text()).toBe(200);
-    }
+    if (planId) await closeTestPlan(admin, planId);
     await Promise.all([admin.dispose(), memberApi.dispose()]);
   }
 });

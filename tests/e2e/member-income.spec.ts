@@ -2,6 +2,8 @@ import { type APIRequestContext, expect, test } from '@playwright/test';
 import { INCOME_MESSAGES } from '../../src/shared/income.ts';
 import { GENERIC, RISK_DISCLAIMER } from '../../src/shared/messages.ts';
 import {
+  closeTestPlan,
+  createTestPlan,
   creditByApi,
   csrfHeaders,
   memberIdOf,
@@ -17,9 +19,6 @@ import { movePurchaseTo, unpaidPastDate } from './income-dates.ts';
 // investment with what it has paid and its rule in words (no countdown, no bar to the cap). The run's
 // database is shared: the date is one no run has paid yet (tests/e2e/income-dates.ts).
 
-const uniquePlanName = () =>
-  `E2E Income ${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
-
 test('a member buys a plan, a run pays the date, and the member sees the income on /user/income', async ({
   page,
   playwright,
@@ -28,23 +27,13 @@ test('a member buys a plan, a run pays the date, and the member sees the income 
   const admin: APIRequestContext = await playwright.request.newContext({ baseURL });
   const register: APIRequestContext = await playwright.request.newContext({ baseURL });
   const member = newMember('income');
-  const planName = uniquePlanName();
   let planId = '';
   try {
     await registerByApi(register, member);
     await signInAdminByApi(admin);
-    const created = await admin.post('/api/v1/plans/add', {
-      headers: await csrfHeaders(admin),
-      data: {
-        name: planName,
-        min_amount: '10.00',
-        max_amount: '500.00',
-        roi_percent: '2',
-        duration_days: 30,
-      },
-    });
-    expect(created.status(), await created.text()).toBe(201);
-    planId = ((await created.json()) as { plan: { id: string } }).plan.id;
+    const created = await createTestPlan(admin, 'Income', { roi_percent: '2' });
+    planId = created.id;
+    const planName = created.name;
     await creditByApi(admin, await memberIdOf(admin, member.email), '150.00');
 
     // Nothing yet: the empty views, and the risk warning.
@@ -131,13 +120,7 @@ test('a member buys a plan, a run pays the date, and the member sees the income 
     await expect(rows.getByTestId('tx-amount')).toHaveText('+$2.00');
     await expect(rows.getByTestId('tx-source')).toHaveText(planName);
   } finally {
-    if (planId) {
-      const closed = await admin.put(`/api/v1/plans/${planId}`, {
-        headers: await csrfHeaders(admin),
-        data: { status: 'inactive' },
-      });
-      expect(closed.status(), await closed.text()).toBe(200);
-    }
+    if (planId) await closeTestPlan(admin, planId);
     await admin.dispose();
     await register.dispose();
   }

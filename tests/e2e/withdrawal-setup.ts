@@ -2,6 +2,7 @@ import { type APIRequestContext, expect, type PlaywrightWorkerArgs } from '@play
 import { E2E_MAILS_URL } from '../../playwright.config.ts';
 import { MAIL_TEXT_OTP } from '../../src/shared/profile.ts';
 import {
+  createTestPlan,
   creditByApi,
   csrfHeaders,
   type Member,
@@ -109,15 +110,5 @@ export async function requestByApi(
 }
 
 /** A plan of this test's own; closed afterwards, so members' plan lists stay short in the shared database. */
-export async function createPlan(
-  admin: APIRequestContext,
-  durationDays: number,
-): Promise<{ id: string; name: string }> {
-  const name = `E2E Withdraw ${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
-  const created = await admin.post('/api/v1/plans/add', {
-    headers: await csrfHeaders(admin),
-    data: { name, min_amount: '10.00', max_amount: '5000.00', roi_percent: '2', duration_days: durationDays },
-  });
-  expect(created.status(), await created.text()).toBe(201);
-  return { id: ((await created.json()) as { plan: { id: string } }).plan.id, name };
-}
+export const createPlan = (admin: APIRequestContext, durationDays: number) =>
+  createTestPlan(admin, 'Withdraw', { max_amount: '5000.00', roi_percent: '2', duration_days: durationDays });
