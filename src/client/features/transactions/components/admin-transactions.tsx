@@ -6,7 +6,6 @@ import {
   type ADMIN_TRANSACTION_TABS,
   type AdminTransaction,
   type MatrixRow,
-  TRANSACTION_STATUSES,
   TRANSACTION_TYPES,
   type TransactionStatus,
   type TransactionType,
@@ -24,7 +23,8 @@ import {
   matrixQuery,
   transactionsExportUrl,
 } from '../api.ts';
-import { TransactionDescription } from './transaction-row.tsx';
+import { StatusSelect } from './transaction-filters.tsx';
+import { statusLabel, TransactionDescription } from './transaction-row.tsx';
 import '../transactions.css';
 
 export type AdminTxTab = (typeof ADMIN_TRANSACTION_TABS)[number];
@@ -37,8 +37,6 @@ export type AdminTxSearch = {
   search?: string;
   page: number;
 };
-
-const statusLabel = (status: string) => status.charAt(0).toUpperCase() + status.slice(1);
 
 const COLUMNS: DataColumn<AdminTransaction>[] = (() => {
   // A 1366 px laptop holds every column: the time may go under the date, long names and sources (a
@@ -214,23 +212,7 @@ export function AdminTransactions({
                       ))}
                     </SelectField>
                   ) : null}
-                  {
-                    <SelectField
-                      label="Status"
-                      name="status"
-                      value={search.status ?? ''}
-                      onChange={(e) =>
-                        set({ status: (e.target.value || undefined) as TransactionStatus | undefined })
-                      }
-                    >
-                      <option value="">Any status</option>
-                      {TRANSACTION_STATUSES.map((s) => (
-                        <option key={s} value={s}>
-                          {statusLabel(s)}
-                        </option>
-                      ))}
-                    </SelectField>
-                  }
+                  <StatusSelect value={search.status} onChange={(status) => set({ status })} />
                   <FormField
                     label="Member"
                     name="user"

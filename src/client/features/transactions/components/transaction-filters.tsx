@@ -28,6 +28,31 @@ const isStatusFit = (fit: string | undefined) => fit === 'pending' || fit === 'c
 export const filtersOn = ({ table, fit, search }: TransactionView) =>
   [table !== 'all_transaction', fit, search.status, search.source, search.search].filter(Boolean).length;
 
+/** The transactions' status filter, as members and admins both see it ("Any status" first). */
+export function StatusSelect({
+  value,
+  onChange,
+}: {
+  value: TransactionStatus | undefined;
+  onChange: (status: TransactionStatus | undefined) => void;
+}) {
+  return (
+    <SelectField
+      label="Status"
+      name="status"
+      value={value ?? ''}
+      onChange={(e) => onChange((e.target.value || undefined) as TransactionStatus | undefined)}
+    >
+      <option value="">Any status</option>
+      {TRANSACTION_STATUSES.map((s) => (
+        <option key={s} value={s}>
+          {statusLabel(s)}
+        </option>
+      ))}
+    </SelectField>
+  );
+}
+
 /**
  * Every filter of the list behind one button, "Filters (2)" saying how many are on, so a phone's first
  * screen shows transactions rather than a form. The form shows what the address holds; "Show results"
@@ -126,21 +151,7 @@ export function TransactionFilters({
             ))}
           </SelectField>
           {isStatusFit(draft.fit) ? null : (
-            <SelectField
-              label="Status"
-              name="status"
-              value={draft.search.status ?? ''}
-              onChange={(e) =>
-                setSearch({ status: (e.target.value || undefined) as TransactionStatus | undefined })
-              }
-            >
-              <option value="">Any status</option>
-              {TRANSACTION_STATUSES.map((s) => (
-                <option key={s} value={s}>
-                  {statusLabel(s)}
-                </option>
-              ))}
-            </SelectField>
+            <StatusSelect value={draft.search.status} onChange={(status) => setSearch({ status })} />
           )}
           <FormField
             label="Source"
