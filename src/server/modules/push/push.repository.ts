@@ -85,7 +85,7 @@ export function subscriptionsFromJson(value: unknown): StoredSubscription[] {
   return (typeof value === 'string' ? JSON.parse(value) : value) as StoredSubscription[];
 }
 
-/** Run after every transfer to another member (its push): a sql template, as the ledger's statements are. */
+/** Every subscription of these members (a notification to chosen members, a held transfer approved). */
 export async function subscriptionsOfMembers(db: Db, memberIds: string[]): Promise<StoredSubscription[]> {
   const rows: StoredSubscription[] = [];
   for (let i = 0; i < memberIds.length; i += 500) {

@@ -83,8 +83,6 @@ async function loadTransfer(db: Db, id: string): Promise<Transfer> {
   return toTransfer(row);
 }
 
-type Party = TransferParty;
-
 /** A sent transfer's answer; `push`: the recipient's subscriptions to tell, when money reached them now. */
 export type SentOutcome = Outcome & { push?: StoredSubscription[] };
 
@@ -92,7 +90,7 @@ const partyIds = (senderId: string, input: TransferRequest, toSelf: boolean) =>
   toSelf ? [senderId] : [senderId, input.userto_id];
 
 /** The sender and recipient of a transfer, or the refusal: blocked, inactive, unknown. */
-function checkedParties(people: Party[], senderId: string, input: TransferRequest, toSelf: boolean) {
+function checkedParties(people: TransferParty[], senderId: string, input: TransferRequest, toSelf: boolean) {
   const sender = people.find((u) => u.id === senderId);
   if (!sender || sender.status === 'block') throw forbidden();
   if (sender.is_active !== 'active') throw new AppError(422, TRANSFER_MESSAGES.senderInactive);
@@ -117,8 +115,8 @@ const moveOf = (senderId: string, recipientId: string, input: TransferRequest): 
 function sentOutcome(
   row: LedgerTransferTable,
   input: TransferRequest,
-  sender: Party,
-  recipient: Party,
+  sender: TransferParty,
+  recipient: TransferParty,
   rules: SettingRules,
 ): Outcome {
   const review = row.phase === 'pending';
@@ -150,8 +148,8 @@ function sentOutcome(
 const receivedNotice = (
   row: LedgerTransferTable,
   input: TransferRequest,
-  sender: Party,
-  recipient: Party,
+  sender: TransferParty,
+  recipient: TransferParty,
 ) => ({
   recipientId: recipient.id,
   senderName: sender.fullname,
