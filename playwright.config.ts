@@ -17,17 +17,36 @@ export const E2E_MAILS_URL = `http://127.0.0.1:${SMTP_PORT + 1}/mails`;
 /** POST (refuse every mail to ?to=) and DELETE (accept them again) on the sink (tests/e2e/mail-sink.ts). */
 export const E2E_MAIL_REFUSE_URL = `http://127.0.0.1:${SMTP_PORT + 1}/refuse`;
 
-const systemChromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
-const launchOptions = {
-  executablePath: process.env.CHROMIUM_PATH ?? systemChromium,
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
-};
+// Debian's Chromium where it is installed, else Playwright's own, always headless and in two builds:
+// - the headless shell (Debian's chromium-headless-shell; Playwright's own headless browser is the same
+//   shell): the same Blink and V8 without the desktop browser's window UI. Every new context of the
+//   full browser in headless mode also starts that UI's own pages (the omnibox popup and other WebUI
+//   renderers): about 2 s of CPU a test on a 2-core machine (docs/testing.md "Where the time goes");
+// - the full browser, for the specs about what only it has: Web Push and notifications (the shell
+//   denies notifications to every site and has no push service).
+const firstThere = (paths: string[]) => paths.find((p) => existsSync(p));
+const fullBrowserPath =
+  process.env.CHROMIUM_PATH ?? firstThere(['/usr/bin/chromium', '/usr/bin/chromium-browser']);
+const shellPath =
+  process.env.CHROMIUM_SHELL_PATH ??
+  firstThere(['/usr/lib/chromium/chromium-headless-shell', '/usr/bin/chromium-headless-shell']);
+const args = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+// Playwright's own: its headless shell by default, its full browser as the "chromium" channel.
+const shell =
+  shellPath || !fullBrowserPath
+    ? { executablePath: shellPath, args }
+    : { executablePath: fullBrowserPath, args };
+const fullBrowser = fullBrowserPath
+  ? { executablePath: fullBrowserPath, args }
+  : { channel: 'chromium', args };
+/** Specs that need the full browser (above). */
+const FULL_BROWSER_SPECS = /member-push\.spec\.ts$/;
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -48,12 +67,18 @@ export default defineConfig({
     {
       name: 'phone',
       testMatch: /(public|member)[^/]*\.spec\.ts$/,
-      use: { ...devices['Pixel 7'], launchOptions },
+      testIgnore: FULL_BROWSER_SPECS,
+      use: { ...devices['Pixel 7'], launchOptions: shell },
+    },
+    {
+      name: 'phone-browser',
+      testMatch: FULL_BROWSER_SPECS,
+      use: { ...devices['Pixel 7'], launchOptions: fullBrowser },
     },
     {
       name: 'desktop',
       testMatch: /admin[^/]*\.spec\.ts$/,
-      use: { ...devices['Desktop Chrome'], viewport: { width: 1366, height: 850 }, launchOptions },
+      use: { ...devices['Desktop Chrome'], viewport: { width: 1366, height: 850 }, launchOptions: shell },
     },
   ],
   webServer: [
