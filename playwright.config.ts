@@ -37,11 +37,9 @@ const args = [
   '--disable-component-update',
   '--disable-sync',
 ];
-// Playwright's own: its headless shell by default, its full browser as the "chromium" channel.
-const shell =
-  shellPath || !fullBrowserPath
-    ? { executablePath: shellPath, args }
-    : { executablePath: fullBrowserPath, args };
+// With neither installed, Playwright's own: its headless shell by default, its full browser as the
+// "chromium" channel. Without the shell, every spec runs in the full browser.
+const shell = { executablePath: shellPath ?? fullBrowserPath, args };
 const fullBrowser = fullBrowserPath
   ? { executablePath: fullBrowserPath, args }
   : { channel: 'chromium', args };

@@ -119,8 +119,8 @@ describe('npm run backup and npm run restore', () => {
       let backupDone = false;
       const answeredBeforeBackup = new Set<string>();
       // Transfers the server was working on while the backup ran: sent before it ended, answered after
-      // it began. (Counting only those both sent and answered inside it failed on a busy machine, where
-      // a small database's copy can end before the next answer.)
+      // it began (a small database's copy can end before the next answer on a busy machine, so not only
+      // those both sent and answered inside it).
       let writtenDuringBackup = 0;
       let stop = false;
       const worker = async (w: number) => {
